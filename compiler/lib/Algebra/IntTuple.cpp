@@ -228,10 +228,10 @@ Int Arith::dynamicResult(DynOp op, llvm::ArrayRef<Int> operands, int64_t div,
 }
 
 std::optional<bool> Arith::knownEqual(const Int &a, const Int &b) {
+  // Only static knowledge: lowering (with handles) must fold exactly what
+  // type inference (without handles) folds, so both agree on result types.
   if (a.isStatic() && b.isStatic())
     return a.value() == b.value() && a.basis() == b.basis();
-  if (a.isDynamic() && b.isDynamic() && a.handle() && a.handle() == b.handle())
-    return a.basis() == b.basis();
   return std::nullopt;
 }
 

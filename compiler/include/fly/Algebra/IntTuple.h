@@ -191,7 +191,7 @@ public:
   /// Shift right for s > 0, left for s < 0 (CuTe's shiftr).
   Int shiftRight(const Int &a, int s);
 
-  /// Static knowledge, when it exists.
+  /// Equality known without running anything (static values only).
   static std::optional<bool> knownEqual(const Int &a, const Int &b);
 
   bool failed() const { return !error_.empty(); }
