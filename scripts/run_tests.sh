@@ -56,12 +56,13 @@ run_pytest() {
   return "$rc"
 }
 
+rm -rf "$RESULTS"
 step build bash scripts/build.sh
 if [ "$failed" -eq 0 ]; then
-  rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+  mkdir -p "$RESULTS"
   # lit reads build/test/lit/lit.site.cfg.py, written by CMake from
   # test/lit/lit.site.cfg.py.in; the tests themselves stay in test/lit.
-  step lit "$LIT" -sv --xunit-xml-output "$RESULTS/lit.xml" build/test/lit
+  step lit "$LIT" -sv --no-progress-bar --xunit-xml-output "$RESULTS/lit.xml" build/test/lit
   step pytest run_pytest
 fi
 
