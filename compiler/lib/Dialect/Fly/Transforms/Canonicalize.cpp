@@ -35,7 +35,7 @@ struct FoldStaticResults : public RewritePattern {
         !isMemoryEffectFree(op))
       return failure();
     for (Value r : op->getResults())
-      if (isa<IntegerType>(r.getType()) ? false : !isStaticType(r.getType()))
+      if (isa<IntegerType>(r.getType()) ? false : !isStatic(r.getType()))
         return failure();
 
     // Integer results (get_scalar, get_leaves) are static only when the

@@ -280,11 +280,11 @@ Value Lowerer::rebuild(const AlgebraValue &v, Type type,
     const alg::IntTuple &t = std::get<alg::IntTuple>(v);
     return emitter.materialize(t.leaf(), intTy);
   }
-  if (isStaticType(type))
+  if (isStatic(type))
     return StaticOp::create(builder, loc, type);
   auto tupleOf = [&](const alg::IntTuple &t) -> Value {
     Type ty = IntTupleType::get(builder.getContext(), t);
-    if (isStaticType(ty))
+    if (isStatic(ty))
       return StaticOp::create(builder, loc, ty);
     SmallVector<Value> leaves;
     for (const alg::Int &l : alg::leaves(t))
@@ -295,7 +295,7 @@ Value Lowerer::rebuild(const AlgebraValue &v, Type type,
   };
   auto layoutOf = [&](const alg::Layout &l) -> Value {
     Type ty = LayoutType::get(builder.getContext(), l);
-    if (isStaticType(ty))
+    if (isStatic(ty))
       return StaticOp::create(builder, loc, ty);
     Value shape = tupleOf(l.shape), stride = tupleOf(l.stride);
     return MakeLayoutOp::create(builder, loc, ty, ValueRange{shape, stride});

@@ -10,27 +10,15 @@
 #ifndef FLY_DIALECT_FLY_IR_FLYALGEBRAEVAL_H
 #define FLY_DIALECT_FLY_IR_FLYALGEBRAEVAL_H
 
-#include "fly/Algebra/Layout.h"
+#include "fly/Dialect/Fly/IR/FlyTypes.h"
 
 #include "mlir/IR/Operation.h"
 
-#include <variant>
-
 namespace mlir::fly {
 
-/// An operand or result of a Fly op as the algebra sees it. Integer (i32 /
-/// i64) values are IntTuple leaves.
-using AlgebraValue =
-    std::variant<::fly::algebra::IntTuple, ::fly::algebra::Layout,
-                 ::fly::algebra::Swizzle, ::fly::algebra::ComposedLayout,
-                 ::fly::algebra::Tile>;
-
-/// The algebra value of a Fly type (an i32/i64 type is a dynamic leaf).
+/// The algebra value of an operand type: a fly algebra type's object, or a
+/// dynamic leaf for an i32/i64 scalar.
 AlgebraValue toAlgebraValue(Type type);
-/// The type of an algebra value (handles dropped).
-Type toType(MLIRContext *ctx, const AlgebraValue &value);
-/// Every leaf of the type is static (or `*`): the value needs no runtime data.
-bool isStaticType(Type type);
 
 /// Evaluate the op named `opName` with attributes `attrs` on `operands`.
 /// Errors of the algebra are left in `ar`; a failure without an algebra
