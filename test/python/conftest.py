@@ -1,0 +1,77 @@
+"""Shared fixtures for the Python test suite.
+
+fly-opt is located through $FLY_OPT, else <repo>/build/bin/fly-opt (the
+repository root is two levels above this file). A missing tool is a test
+failure with a clear message, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+
+def _executable(path) -> bool:
+    return path is not None and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def locate_fly_opt() -> str:
+    env = os.environ.get("FLY_OPT")
+    candidate = env if env else str(REPO_ROOT / "build" / "bin" / "fly-opt")
+    if not _executable(candidate):
+        how = "$FLY_OPT" if env else "the default <repo>/build/bin/fly-opt"
+        pytest.fail(
+            f"fly-opt not found at {candidate} (from {how}). Build it with "
+            f"`ninja -C {REPO_ROOT / 'build'} fly-opt` or point $FLY_OPT at it.",
+            pytrace=False,
+        )
+    return candidate
+
+
+def _llvm_tool(name: str, env_var: str) -> str:
+    env = os.environ.get(env_var)
+    candidates = [env] if env else []
+    candidates += [shutil.which(name), shutil.which(f"{name}-22"), f"/usr/lib/llvm-22/bin/{name}"]
+    for c in candidates:
+        if _executable(c):
+            return c
+    pytest.fail(f"{name} not found (set ${env_var}); it ships in Debian's mlir-22-tools.", pytrace=False)
+
+
+def locate_runner_libs(runner: str):
+    """The C runner-utils libraries that sit in the LLVM lib dir next to the
+    runner's bin dir (libmlir_c_runner_utils.so, libmlir_runner_utils.so)."""
+    env = os.environ.get("MLIR_RUNNER_LIBS")
+    if env:
+        return env.split(",")
+    libdir = Path(os.path.realpath(runner)).parent.parent / "lib"
+    libs = [libdir / "libmlir_c_runner_utils.so", libdir / "libmlir_runner_utils.so"]
+    missing = [str(p) for p in libs if not p.exists()]
+    if missing:
+        pytest.fail(f"MLIR runner libraries missing: {missing} (set $MLIR_RUNNER_LIBS)", pytrace=False)
+    return [str(p) for p in libs]
+
+
+@pytest.fixture(scope="session")
+def fly_opt() -> str:
+    return locate_fly_opt()
+
+
+@pytest.fixture(scope="session")
+def mlir_runner() -> str:
+    return _llvm_tool("mlir-runner", "MLIR_RUNNER")
+
+
+@pytest.fixture(scope="session")
+def runner_libs(mlir_runner):
+    return locate_runner_libs(mlir_runner)
