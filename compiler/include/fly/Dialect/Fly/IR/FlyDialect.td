@@ -1,0 +1,32 @@
+//===- FlyDialect.td - The fly dialect ---------------------*- tablegen -*-===//
+//
+// `fly`: the target-neutral layout algebra of FlyDSL (SPEC §2).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_DIALECT_FLY_IR_FLYDIALECT_TD
+#define FLY_DIALECT_FLY_IR_FLYDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Fly_Dialect : Dialect {
+  let name = "fly";
+  let cppNamespace = "::mlir::fly";
+  let summary = "CuTe-style layout algebra, tensors and atoms";
+  let description = [{
+    Integer tuples, layouts, swizzles and tilers as types whose parameters are
+    the objects of the layout algebra (`fly::algebra`). Ops that the algebra
+    determines infer their result types, so a static algebra result can be
+    stated as a type in IR.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  // Inherent attributes live in the attribute dictionary, which keeps the one
+  // shared custom op parser simple.
+  let usePropertiesForAttributes = 0;
+  let extraClassDeclaration = [{
+    /// Adds the types (FlyTypes.cpp, where their storage is defined).
+    void registerTypes();
+  }];
+}
+
+#endif // FLY_DIALECT_FLY_IR_FLYDIALECT_TD

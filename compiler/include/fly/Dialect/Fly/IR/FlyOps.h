@@ -1,0 +1,29 @@
+//===- FlyOps.h - Ops of the fly dialect ------------------------*- C++ -*-===//
+//
+// Include this header to use the fly dialect: it brings the dialect, the
+// types and the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_DIALECT_FLY_IR_FLYOPS_H
+#define FLY_DIALECT_FLY_IR_FLYOPS_H
+
+#include "fly/Dialect/Fly/IR/FlyDialect.h"
+#include "fly/Dialect/Fly/IR/FlyTypes.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::fly::detail {
+/// One evaluation of an op by the algebra (lib/Dialect/Fly/IR).
+class Evaluation;
+} // namespace mlir::fly::detail
+
+#define GET_OP_CLASSES
+#include "fly/Dialect/Fly/IR/FlyOps.h.inc"
+
+#endif // FLY_DIALECT_FLY_IR_FLYOPS_H

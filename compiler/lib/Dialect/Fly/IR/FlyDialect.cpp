@@ -1,0 +1,18 @@
+//===- FlyDialect.cpp - The fly dialect -----------------------------------===//
+
+#include "fly/Dialect/Fly/IR/FlyOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::fly;
+
+#include "fly/Dialect/Fly/IR/FlyDialect.cpp.inc"
+
+void FlyDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "fly/Dialect/Fly/IR/FlyOps.cpp.inc"
+      >();
+}

@@ -1,0 +1,582 @@
+//===- FlyTypes.cpp - Types of the fly dialect ----------------------------===//
+//
+// The texts of SPEC §2.1-2.2, parsed with MLIR's AsmParser primitives and
+// printed with the algebra's `toString`. Every malformed text is a located
+// parse error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fly/Dialect/Fly/IR/FlyOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fly;
+namespace algebra = ::fly::algebra;
+using algebra::Int;
+using algebra::IntTuple;
+using algebra::Layout;
+
+//===----------------------------------------------------------------------===//
+// Conversions between types and algebra objects
+//===----------------------------------------------------------------------===//
+
+IntTuple mlir::fly::withoutHandles(const IntTuple &t) {
+  return algebra::transformLeaves(
+      t, [](const Int &leaf) { return leaf.withoutHandle(); });
+}
+
+Layout mlir::fly::withoutHandles(const Layout &l) {
+  return {withoutHandles(l.shape), withoutHandles(l.stride)};
+}
+
+algebra::Swizzle mlir::fly::withoutHandles(const algebra::Swizzle &s) {
+  return s;
+}
+
+algebra::ComposedLayout
+mlir::fly::withoutHandles(const algebra::ComposedLayout &l) {
+  algebra::ComposedLayout out = l;
+  if (auto *inner = std::get_if<Layout>(&out.inner))
+    *inner = withoutHandles(*inner);
+  out.offset = withoutHandles(l.offset);
+  out.outer = withoutHandles(l.outer);
+  return out;
+}
+
+static void stripModeHandles(std::vector<algebra::Tile::Mode> &modes) {
+  for (algebra::Tile::Mode &mode : modes) {
+    mode.layout = withoutHandles(mode.layout);
+    stripModeHandles(mode.nested);
+  }
+}
+
+algebra::Tile mlir::fly::withoutHandles(const algebra::Tile &t) {
+  algebra::Tile out = t;
+  stripModeHandles(out.modes);
+  return out;
+}
+
+std::optional<AlgebraValue> mlir::fly::getAlgebraValue(Type type) {
+  return llvm::TypeSwitch<Type, std::optional<AlgebraValue>>(type)
+      .Case<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
+            TileType>([](auto t) { return AlgebraValue(t.getValue()); })
+      .Default([](Type) { return std::nullopt; });
+}
+
+Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
+                               MLIRContext *ctx, const AlgebraValue &value) {
+  return std::visit(
+      [&](const auto &v) -> Type {
+        using T = std::decay_t<decltype(v)>;
+        return TypeFor<T>::type::getChecked(emitError, ctx, v);
+      },
+      value);
+}
+
+bool mlir::fly::isAlgebraType(Type type) {
+  return isa<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
+             TileType>(type);
+}
+
+/// Appends the leaves of an algebra object in the order documented at
+/// getDynamicLeafTypes.
+static void collectLeaves(const IntTuple &t, std::vector<Int> &out) {
+  std::vector<Int> ls = algebra::leaves(t);
+  out.insert(out.end(), ls.begin(), ls.end());
+}
+static void collectLeaves(const Layout &l, std::vector<Int> &out) {
+  collectLeaves(l.shape, out);
+  collectLeaves(l.stride, out);
+}
+static void collectLeaves(const algebra::Swizzle &, std::vector<Int> &) {}
+static void collectLeaves(const algebra::ComposedLayout &l,
+                          std::vector<Int> &out) {
+  if (const auto *inner = std::get_if<Layout>(&l.inner))
+    collectLeaves(*inner, out);
+  collectLeaves(l.offset, out);
+  collectLeaves(l.outer, out);
+}
+static void collectLeaves(const std::vector<algebra::Tile::Mode> &modes,
+                          std::vector<Int> &out) {
+  for (const algebra::Tile::Mode &mode : modes) {
+    if (mode.kind == algebra::Tile::Mode::Kind::Layout)
+      collectLeaves(mode.layout, out);
+    collectLeaves(mode.nested, out);
+  }
+}
+static void collectLeaves(const algebra::Tile &t, std::vector<Int> &out) {
+  collectLeaves(t.modes, out);
+}
+
+static std::vector<Int> allLeaves(const AlgebraValue &value) {
+  std::vector<Int> out;
+  std::visit([&](const auto &v) { collectLeaves(v, out); }, value);
+  return out;
+}
+
+bool mlir::fly::isStatic(Type type) {
+  std::optional<AlgebraValue> value = getAlgebraValue(type);
+  return value && llvm::none_of(allLeaves(*value), [](const Int &leaf) {
+           return leaf.isDynamic();
+         });
+}
+
+SmallVector<Type> mlir::fly::getDynamicLeafTypes(Type type) {
+  SmallVector<Type> types;
+  std::optional<AlgebraValue> value = getAlgebraValue(type);
+  if (!value)
+    return types;
+  Builder b(type.getContext());
+  for (const Int &leaf : allLeaves(*value))
+    if (leaf.isDynamic())
+      types.push_back(leaf.isWide() ? b.getI64Type() : b.getI32Type());
+  return types;
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult IntTupleType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   IntTuple value) {
+  for (const Int &leaf : algebra::leaves(value))
+    if (leaf.isDynamic() && leaf.divisibility() < 1)
+      return emitError() << "dynamic leaf with divisor "
+                         << leaf.divisibility() << " in " << toString(value);
+  return success();
+}
+
+/// Layouts map coordinates of a shape of positive extents, without `*` and
+/// scaled basis elements, through a congruent stride without `*`.
+LogicalResult LayoutType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Layout value) {
+  if (!algebra::congruent(value.shape, value.stride))
+    return emitError() << "layout shape " << toString(value.shape)
+                       << " and stride " << toString(value.stride)
+                       << " are not congruent";
+  for (const Int &leaf : algebra::leaves(value.shape)) {
+    if (leaf.isNone() || leaf.isBasis() ||
+        (leaf.isStatic() && leaf.value() < 1))
+      return emitError() << "layout shape " << toString(value.shape)
+                         << " has a leaf that is not a positive integer";
+  }
+  for (const Int &leaf : algebra::leaves(value.stride))
+    if (leaf.isNone())
+      return emitError() << "layout stride " << toString(value.stride)
+                         << " has a '*' leaf";
+  if (failed(IntTupleType::verify(emitError, value.shape)) ||
+      failed(IntTupleType::verify(emitError, value.stride)))
+    return failure();
+  return success();
+}
+
+LogicalResult SwizzleType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  algebra::Swizzle value) {
+  if (!value.isValid())
+    return emitError() << "invalid swizzle " << toString(value);
+  return success();
+}
+
+LogicalResult
+ComposedLayoutType::verify(function_ref<InFlightDiagnostic()> emitError,
+                           algebra::ComposedLayout value) {
+  if (const auto *inner = std::get_if<Layout>(&value.inner))
+    if (failed(LayoutType::verify(emitError, *inner)))
+      return failure();
+  if (const auto *inner = std::get_if<algebra::Swizzle>(&value.inner))
+    if (failed(SwizzleType::verify(emitError, *inner)))
+      return failure();
+  if (failed(IntTupleType::verify(emitError, value.offset)))
+    return failure();
+  return LayoutType::verify(emitError, value.outer);
+}
+
+static LogicalResult
+verifyTileModes(function_ref<InFlightDiagnostic()> emitError,
+                const std::vector<algebra::Tile::Mode> &modes) {
+  for (const algebra::Tile::Mode &mode : modes) {
+    if (mode.kind == algebra::Tile::Mode::Kind::Layout &&
+        failed(LayoutType::verify(emitError, mode.layout)))
+      return failure();
+    if (failed(verifyTileModes(emitError, mode.nested)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               algebra::Tile value) {
+  return verifyTileModes(emitError, value.modes);
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Recursive descent over the algebra texts. MLIR's lexer has no look-ahead
+/// through AsmParser, and the only place that needs it is a leaf: `1E0`
+/// lexes as the integer `1` and the identifier `E0`, so after a leaf we read
+/// an identifier if there is one. When that identifier is not a basis suffix
+/// (the `o` of `8:1 o 0 o ...`) it is kept as `pending` for the next rule.
+class AlgebraParser {
+public:
+  explicit AlgebraParser(AsmParser &p) : p(p) {}
+
+  FailureOr<IntTuple> parseIntTuple(unsigned depth = 0);
+  FailureOr<Layout> parseLayout();
+  FailureOr<algebra::Swizzle> parseSwizzle();
+  FailureOr<algebra::ComposedLayout> parseComposedLayout();
+  FailureOr<algebra::Tile> parseTile(unsigned depth = 0);
+
+  /// Fails on a pending identifier where `expected` must come.
+  ParseResult rejectPending(StringRef expected);
+
+private:
+  static constexpr unsigned kMaxNesting = 32;
+
+  FailureOr<Int> parseLeaf();
+  FailureOr<algebra::BasisPath> parseBasisSuffix(StringRef text, SMLoc loc);
+  FailureOr<Layout> parseLayoutStride(IntTuple shape, SMLoc loc);
+  FailureOr<algebra::Swizzle> parseSwizzleBody(SMLoc loc);
+  ParseResult parseCompose();
+  FailureOr<algebra::Tile::Mode> parseTileMode(unsigned depth);
+  ParseResult checkNesting(unsigned depth);
+
+  template <typename TypeT, typename ValueT>
+  FailureOr<ValueT> checked(SMLoc loc, ValueT value) {
+    if (failed(TypeT::verify([&] { return p.emitError(loc); }, value)))
+      return failure();
+    return value;
+  }
+
+  AsmParser &p;
+  std::optional<std::pair<StringRef, SMLoc>> pending;
+};
+
+} // namespace
+
+ParseResult AlgebraParser::rejectPending(StringRef expected) {
+  if (!pending)
+    return success();
+  return p.emitError(pending->second)
+         << "expected " << expected << ", got '" << pending->first << "'";
+}
+
+ParseResult AlgebraParser::checkNesting(unsigned depth) {
+  if (depth < kMaxNesting)
+    return success();
+  return p.emitError(p.getCurrentLocation())
+         << "nesting deeper than " << kMaxNesting;
+}
+
+/// `E1E0` -> the mode path (1, 0).
+FailureOr<algebra::BasisPath> AlgebraParser::parseBasisSuffix(StringRef text,
+                                                              SMLoc loc) {
+  SmallVector<int> modes;
+  StringRef rest = text;
+  while (!rest.empty()) {
+    unsigned mode;
+    StringRef digits = rest.drop_front().take_while(llvm::isDigit);
+    if (rest.front() != 'E' || digits.empty() ||
+        digits.getAsInteger(10, mode) || mode > INT8_MAX)
+      return p.emitError(loc) << "invalid scaled basis suffix '" << text
+                              << "' (expected E<mode>, e.g. E1 or E1E0)";
+    modes.push_back(int(mode));
+    rest = rest.drop_front(1 + digits.size());
+  }
+  if (modes.size() > algebra::BasisPath::kMaxDepth)
+    return p.emitError(loc) << "scaled basis '" << text << "' deeper than "
+                            << algebra::BasisPath::kMaxDepth;
+  return algebra::BasisPath(modes);
+}
+
+/// leaf ::= `*` | (integer | `?` | `?{` [`i64`] [`div=` integer] `}`) [basis]
+FailureOr<Int> AlgebraParser::parseLeaf() {
+  SMLoc loc = p.getCurrentLocation();
+  if (succeeded(p.parseOptionalStar()))
+    return Int::none();
+
+  Int leaf;
+  if (succeeded(p.parseOptionalQuestion())) {
+    bool wide = false;
+    int64_t div = 1;
+    if (succeeded(p.parseOptionalLBrace())) {
+      SMLoc typeLoc = p.getCurrentLocation();
+      Type type;
+      OptionalParseResult typeResult = p.parseOptionalType(type);
+      if (typeResult.has_value()) {
+        if (failed(*typeResult))
+          return failure();
+        if (!type.isInteger(64))
+          return p.emitError(typeLoc)
+                 << "expected 'i64' as the width of a dynamic leaf";
+        wide = true;
+      }
+      SMLoc divLoc = p.getCurrentLocation();
+      if (succeeded(p.parseOptionalKeyword("div"))) {
+        if (p.parseEqual() || p.parseInteger(div))
+          return failure();
+        if (div < 1)
+          return p.emitError(divLoc) << "divisor must be positive";
+      } else if (!wide) {
+        return p.emitError(divLoc) << "expected 'i64' or 'div'";
+      }
+      if (p.parseRBrace())
+        return failure();
+    }
+    leaf = Int::dynamic(div, wide);
+  } else {
+    int64_t value;
+    OptionalParseResult intResult = p.parseOptionalInteger(value);
+    if (!intResult.has_value())
+      return p.emitError(loc) << "expected an integer, '?', '*' or '('";
+    if (failed(*intResult))
+      return failure();
+    leaf = Int(value);
+  }
+
+  SMLoc suffixLoc = p.getCurrentLocation();
+  StringRef suffix;
+  if (failed(p.parseOptionalKeyword(&suffix)))
+    return leaf;
+  if (!suffix.starts_with("E")) {
+    pending = {suffix, suffixLoc};
+    return leaf;
+  }
+  FailureOr<algebra::BasisPath> path = parseBasisSuffix(suffix, suffixLoc);
+  if (failed(path))
+    return failure();
+  return leaf.withBasis(*path);
+}
+
+/// tuple ::= leaf | `(` [tuple (`,` tuple)*] `)`
+FailureOr<IntTuple> AlgebraParser::parseIntTuple(unsigned depth) {
+  if (failed(checkNesting(depth)))
+    return failure();
+  if (failed(p.parseOptionalLParen())) {
+    FailureOr<Int> leaf = parseLeaf();
+    if (failed(leaf))
+      return failure();
+    return IntTuple(*leaf);
+  }
+  std::vector<IntTuple> elems;
+  if (succeeded(p.parseOptionalRParen()))
+    return IntTuple::tuple(std::move(elems));
+  do {
+    FailureOr<IntTuple> elem = parseIntTuple(depth + 1);
+    if (failed(elem) || failed(rejectPending("',' or ')'")))
+      return failure();
+    elems.push_back(std::move(*elem));
+  } while (succeeded(p.parseOptionalComma()));
+  if (p.parseRParen())
+    return failure();
+  return IntTuple::tuple(std::move(elems));
+}
+
+/// The stride of a layout whose shape and `:` have been read.
+FailureOr<Layout> AlgebraParser::parseLayoutStride(IntTuple shape, SMLoc loc) {
+  FailureOr<IntTuple> stride = parseIntTuple();
+  if (failed(stride))
+    return failure();
+  return checked<LayoutType>(loc, Layout(std::move(shape), *stride));
+}
+
+/// layout ::= tuple `:` tuple
+FailureOr<Layout> AlgebraParser::parseLayout() {
+  SMLoc loc = p.getCurrentLocation();
+  FailureOr<IntTuple> shape = parseIntTuple();
+  if (failed(shape) || failed(rejectPending("':'")) || p.parseColon())
+    return failure();
+  return parseLayoutStride(*shape, loc);
+}
+
+/// The `<B,M,S>` of a swizzle whose `S` has been read.
+FailureOr<algebra::Swizzle> AlgebraParser::parseSwizzleBody(SMLoc loc) {
+  algebra::Swizzle s;
+  if (p.parseLess() || p.parseInteger(s.bits) || p.parseComma() ||
+      p.parseInteger(s.base) || p.parseComma() || p.parseInteger(s.shift) ||
+      p.parseGreater())
+    return failure();
+  return checked<SwizzleType>(loc, s);
+}
+
+/// swizzle ::= `S` `<` integer `,` integer `,` integer `>`
+FailureOr<algebra::Swizzle> AlgebraParser::parseSwizzle() {
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseKeyword("S"))
+    return failure();
+  return parseSwizzleBody(loc);
+}
+
+/// The `o` of a composed layout, possibly read already after a leaf.
+ParseResult AlgebraParser::parseCompose() {
+  if (pending && pending->first == "o") {
+    pending.reset();
+    return success();
+  }
+  if (failed(rejectPending("'o'")))
+    return failure();
+  return p.parseKeyword("o");
+}
+
+/// composed ::= (swizzle | layout) `o` tuple `o` layout
+FailureOr<algebra::ComposedLayout> AlgebraParser::parseComposedLayout() {
+  SMLoc loc = p.getCurrentLocation();
+  algebra::ComposedLayout composed;
+  if (succeeded(p.parseOptionalKeyword("S"))) {
+    FailureOr<algebra::Swizzle> s = parseSwizzleBody(loc);
+    if (failed(s))
+      return failure();
+    composed.inner = *s;
+  } else {
+    FailureOr<Layout> inner = parseLayout();
+    if (failed(inner))
+      return failure();
+    composed.inner = *inner;
+  }
+  if (parseCompose())
+    return failure();
+  FailureOr<IntTuple> offset = parseIntTuple();
+  if (failed(offset) || parseCompose())
+    return failure();
+  composed.offset = *offset;
+  FailureOr<Layout> outer = parseLayout();
+  if (failed(outer))
+    return failure();
+  composed.outer = *outer;
+  return checked<ComposedLayoutType>(loc, composed);
+}
+
+/// mode ::= tile | `*` | integer | layout
+FailureOr<algebra::Tile::Mode> AlgebraParser::parseTileMode(unsigned depth) {
+  using Kind = algebra::Tile::Mode::Kind;
+  algebra::Tile::Mode mode;
+  if (succeeded(p.parseOptionalLSquare())) {
+    FailureOr<algebra::Tile> nested = parseTile(depth + 1);
+    if (failed(nested))
+      return failure();
+    mode.kind = Kind::Nested;
+    mode.nested = std::move(nested->modes);
+    return mode;
+  }
+  SMLoc loc = p.getCurrentLocation();
+  FailureOr<IntTuple> shape = parseIntTuple(depth + 1);
+  if (failed(shape) || failed(rejectPending("':', '|' or ']'")))
+    return failure();
+  if (succeeded(p.parseOptionalColon())) {
+    FailureOr<Layout> layout = parseLayoutStride(*shape, loc);
+    if (failed(layout))
+      return failure();
+    mode.kind = Kind::Layout;
+    mode.layout = std::move(*layout);
+    return mode;
+  }
+  if (shape->isLeaf() && shape->leaf().isNone()) {
+    mode.kind = Kind::Keep;
+    return mode;
+  }
+  if (!shape->isLeaf() || !shape->leaf().isStatic() ||
+      shape->leaf().isBasis() || shape->leaf().value() < 1)
+    return p.emitError(loc) << "expected a positive integer, '*', '[' or a "
+                               "layout 'shape:stride' as a tile mode";
+  mode.kind = Kind::Layout;
+  mode.layout = Layout(*shape, IntTuple(1));
+  return mode;
+}
+
+/// tile ::= `[` mode (`|` mode)* `]`; the `[` has been read unless depth is 0.
+FailureOr<algebra::Tile> AlgebraParser::parseTile(unsigned depth) {
+  if (failed(checkNesting(depth)))
+    return failure();
+  if (depth == 0 && p.parseLSquare())
+    return failure();
+  algebra::Tile tile;
+  do {
+    FailureOr<algebra::Tile::Mode> mode = parseTileMode(depth);
+    if (failed(mode) || failed(rejectPending("'|' or ']'")))
+      return failure();
+    tile.modes.push_back(std::move(*mode));
+  } while (succeeded(p.parseOptionalVerticalBar()));
+  if (p.parseRSquare())
+    return failure();
+  return tile;
+}
+
+/// `<` body `>` for every algebra type; `parseBody` reads the body.
+template <typename TypeT, typename ParseBody>
+static Type parseAlgebraType(AsmParser &p, ParseBody &&parseBody) {
+  SMLoc loc = p.getCurrentLocation();
+  AlgebraParser parser(p);
+  if (p.parseLess())
+    return {};
+  auto value = parseBody(parser);
+  if (failed(value) || failed(parser.rejectPending("'>'")) || p.parseGreater())
+    return {};
+  return TypeT::getChecked([&] { return p.emitError(loc); }, p.getContext(),
+                           *value);
+}
+
+Type IntTupleType::parse(AsmParser &p) {
+  return parseAlgebraType<IntTupleType>(
+      p, [](AlgebraParser &ap) { return ap.parseIntTuple(); });
+}
+
+Type LayoutType::parse(AsmParser &p) {
+  return parseAlgebraType<LayoutType>(
+      p, [](AlgebraParser &ap) { return ap.parseLayout(); });
+}
+
+Type SwizzleType::parse(AsmParser &p) {
+  return parseAlgebraType<SwizzleType>(
+      p, [](AlgebraParser &ap) { return ap.parseSwizzle(); });
+}
+
+Type ComposedLayoutType::parse(AsmParser &p) {
+  return parseAlgebraType<ComposedLayoutType>(
+      p, [](AlgebraParser &ap) { return ap.parseComposedLayout(); });
+}
+
+Type TileType::parse(AsmParser &p) {
+  return parseAlgebraType<TileType>(
+      p, [](AlgebraParser &ap) { return ap.parseTile(); });
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+void IntTupleType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+void LayoutType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+void SwizzleType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+void ComposedLayoutType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+void TileType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+#define GET_TYPEDEF_CLASSES
+#include "fly/Dialect/Fly/IR/FlyTypes.cpp.inc"
+
+void FlyDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "fly/Dialect/Fly/IR/FlyTypes.cpp.inc"
+      >();
+}
