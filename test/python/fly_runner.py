@@ -29,6 +29,7 @@ class Case:
 @dataclass
 class CaseResult:
     ops: list = field(default_factory=list)  # [(op name, result type text)]
+    lines: list = field(default_factory=list)  # printed lines of the function, aliases resolved
     errors: list = field(default_factory=list)  # diagnostic lines
     printed: bool = False
 
@@ -96,12 +97,14 @@ def parse_output(stdout: str, cases: dict):
             if m:
                 current = cases.setdefault(m.group(1), CaseResult())
                 current.printed = True
+                current.lines.append(resolve_aliases(ln, aliases))
                 continue
             if current is None:
                 continue
+            ln = resolve_aliases(ln, aliases)
+            current.lines.append(ln)
             m = _OP.search(ln)
             if m and m.group(1) != "fly.static":
-                ln = resolve_aliases(ln, aliases)
                 result = ln.rsplit(" -> ", 1)[1].strip() if " -> " in ln else None
                 current.ops.append((m.group(1), result))
 
