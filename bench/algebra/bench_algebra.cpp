@@ -14,7 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
-#include "mlir/Parser/Parser.h"
+#include "mlir/AsmParser/AsmParser.h"
 
 #include <chrono>
 #include <cstdio>
@@ -58,7 +58,7 @@ double usPerCall(int iters, const std::function<void()> &f) {
 
 int main() {
   MLIRContext ctx;
-  ctx.loadDialect<fly::FlyDialect>();
+  ctx.loadDialect<mlir::fly::FlyDialect>();
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   auto module = ModuleOp::create(loc);
@@ -73,12 +73,12 @@ int main() {
       return 1;
     }
     // A dynamic operand stands for a value computed elsewhere.
-    Value a = fly::isStatic(lhs)
-                  ? Value(fly::StaticOp::create(b, loc, lhs))
+    Value a = mlir::fly::isStatic(lhs)
+                  ? Value(mlir::fly::StaticOp::create(b, loc, lhs))
                   : UnrealizedConversionCastOp::create(b, loc, TypeRange{lhs},
                                                        ValueRange{})
                         .getResult(0);
-    Value bv = fly::StaticOp::create(b, loc, rhs);
+    Value bv = mlir::fly::StaticOp::create(b, loc, rhs);
     auto name = RegisteredOperationName::lookup(c.op, &ctx);
     auto *infer = name->getInterface<InferTypeOpInterface>();
     SmallVector<Value> operands{a, bv};
@@ -90,13 +90,13 @@ int main() {
       (void)infer->inferReturnTypes(&ctx, loc, operands, attrs,
                                     OpaqueProperties(nullptr), {}, results);
     });
-    SmallVector<fly::AlgebraValue> values{fly::toAlgebraValue(lhs),
-                                          fly::toAlgebraValue(rhs)};
-    SmallVector<fly::AlgebraValue> out;
+    SmallVector<mlir::fly::AlgebraValue, 2> values{mlir::fly::toAlgebraValue(lhs),
+                                          mlir::fly::toAlgebraValue(rhs)};
+    SmallVector<mlir::fly::AlgebraValue, 2> out;
     double algebraUs = usPerCall(iters, [&] {
       out.clear();
       ::fly::algebra::Arith ar;
-      (void)fly::evaluateAlgebraOp(name->getStringRef(), attrs, values, {}, ar,
+      (void)mlir::fly::evaluateAlgebraOp(name->getStringRef(), attrs, values, {}, ar,
                                    out, std::nullopt);
     });
     std::string lhsText = c.lhs, rhsText = c.rhs;

@@ -794,9 +794,10 @@ IntTuple prefixProduct(Arith &ar, const IntTuple &a, const Int &init) {
     return init;
   std::vector<IntTuple> out;
   Int cur = init;
-  for (const IntTuple &e : a.elems()) {
-    out.push_back(prefixProduct(ar, e, cur));
-    cur = ar.mul(cur, product(ar, e));
+  for (unsigned i = 0; i < a.rank(); ++i) {
+    out.push_back(prefixProduct(ar, a[i], cur));
+    if (i + 1 < a.rank()) // the total is not part of the result
+      cur = ar.mul(cur, product(ar, a[i]));
   }
   return IntTuple::tuple(std::move(out));
 }

@@ -40,13 +40,13 @@ struct FoldStaticResults : public RewritePattern {
 
     // Integer results (get_scalar, get_leaves) are static only when the
     // algebra says so; evaluate without an emitter to find out.
-    SmallVector<AlgebraValue> operands;
+    SmallVector<AlgebraValue, 2> operands;
     for (Value v : op->getOperands())
       operands.push_back(toAlgebraValue(v.getType()));
     bool hasIntResult = llvm::any_of(op->getResultTypes(), [](Type t) {
       return isa<IntegerType>(t);
     });
-    SmallVector<AlgebraValue> values;
+    SmallVector<AlgebraValue, 2> values;
     if (hasIntResult) {
       ::fly::algebra::Arith ar;
       if (failed(evaluateAlgebraOp(op, operands, ar, values)) || ar.failed())

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::fly {
 #define GEN_PASS_DEF_FLYLAYOUTLOWERING
@@ -222,6 +223,11 @@ AlgebraValue bindLeaves(const AlgebraValue &v, ArrayRef<uint32_t> handles) {
       v);
 }
 
+bool isFlyOp(Operation *op) {
+  return op->getDialect() &&
+         op->getDialect()->getNamespace() == FlyDialect::getDialectNamespace();
+}
+
 struct LayoutLowering
     : public mlir::fly::impl::FlyLayoutLoweringBase<LayoutLowering> {
   void runOnOperation() override;
@@ -346,7 +352,7 @@ LogicalResult Lowerer::lower(Operation *op) {
   builder.setInsertionPoint(op);
   ArithEmitter emitter(builder, loc);
 
-  SmallVector<AlgebraValue> operands;
+  SmallVector<AlgebraValue, 2> operands;
   for (Value operand : op->getOperands()) {
     AlgebraValue av = toAlgebraValue(operand.getType());
     SmallVector<uint32_t> handles;
@@ -356,7 +362,7 @@ LogicalResult Lowerer::lower(Operation *op) {
   }
 
   alg::Arith ar(&emitter);
-  SmallVector<AlgebraValue> results;
+  SmallVector<AlgebraValue, 2> results;
   if (failed(evaluateAlgebraOp(op, operands, ar, results)) || ar.failed())
     return op->emitOpError() << (ar.failed() ? ar.error()
                                              : "cannot be lowered");
@@ -376,14 +382,24 @@ LogicalResult Lowerer::lower(Operation *op) {
 void LayoutLowering::runOnOperation() {
   SmallVector<Operation *> worklist;
   getOperation()->walk([&](Operation *op) {
-    if (op->getDialect() &&
-        op->getDialect()->getNamespace() == FlyDialect::getDialectNamespace())
+    if (isFlyOp(op))
       worklist.push_back(op);
   });
   Lowerer lowerer(getOperation());
   for (Operation *op : worklist)
     if (failed(lowerer.lower(op)))
       return signalPassFailure();
+
+  // The operands of the rewritten ops are often left without users.
+  // Erase users before their producers: walk in reverse program order.
+  SmallVector<Operation *> flyOps;
+  getOperation()->walk([&](Operation *op) {
+    if (isFlyOp(op))
+      flyOps.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(flyOps))
+    if (isOpTriviallyDead(op))
+      op->erase();
 }
 
 } // namespace
