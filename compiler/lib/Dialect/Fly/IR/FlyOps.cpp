@@ -41,7 +41,6 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
                              result.operands))
     return failure();
 
-  SMLoc resultsLoc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalArrow())) {
     if (succeeded(parser.parseOptionalLParen())) {
       if (succeeded(parser.parseOptionalRParen()))
@@ -60,7 +59,7 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
                                   result.getRawProperties(), result.regions,
                                   result.types);
   } else {
-    return parser.emitError(resultsLoc)
+    return parser.emitError(parser.getNameLoc())
            << "expected '->' and the result type of '"
            << OpTy::getOperationName() << "'";
   }

@@ -240,6 +240,10 @@ public:
 private:
   static constexpr unsigned kMaxNesting = 32;
 
+  /// Integers as AsmParser reads them, except hexadecimal ones.
+  template <typename T> OptionalParseResult parseOptionalDecimal(T &value);
+  template <typename T> ParseResult parseDecimal(T &value);
+
   FailureOr<Int> parseLeaf();
   FailureOr<algebra::BasisPath> parseBasisSuffix(StringRef text, SMLoc loc);
   FailureOr<Layout> parseLayoutStride(IntTuple shape, SMLoc loc);
@@ -273,6 +277,27 @@ ParseResult AlgebraParser::checkNesting(unsigned depth) {
     return success();
   return p.emitError(p.getCurrentLocation())
          << "nesting deeper than " << kMaxNesting;
+}
+
+template <typename T>
+OptionalParseResult AlgebraParser::parseOptionalDecimal(T &value) {
+  // MLIR's lexer also reads `0x10`; the algebra's texts are decimal. The
+  // location points into the null-terminated source buffer.
+  SMLoc loc = p.getCurrentLocation();
+  const char *c = loc.getPointer();
+  while (*c == '-' || *c == ' ' || *c == '\t')
+    ++c;
+  if (c[0] == '0' && c[1] == 'x')
+    return ParseResult(p.emitError(loc) << "expected a decimal integer");
+  return p.parseOptionalInteger(value);
+}
+
+template <typename T> ParseResult AlgebraParser::parseDecimal(T &value) {
+  SMLoc loc = p.getCurrentLocation();
+  OptionalParseResult result = parseOptionalDecimal(value);
+  if (!result.has_value())
+    return p.emitError(loc) << "expected an integer";
+  return *result;
 }
 
 /// `E1E0` -> the mode path (1, 0).
@@ -320,7 +345,7 @@ FailureOr<Int> AlgebraParser::parseLeaf() {
       }
       SMLoc divLoc = p.getCurrentLocation();
       if (succeeded(p.parseOptionalKeyword("div"))) {
-        if (p.parseEqual() || p.parseInteger(div))
+        if (p.parseEqual() || parseDecimal(div))
           return failure();
         if (div < 1)
           return p.emitError(divLoc) << "divisor must be positive";
@@ -333,7 +358,7 @@ FailureOr<Int> AlgebraParser::parseLeaf() {
     leaf = Int::dynamic(div, wide);
   } else {
     int64_t value;
-    OptionalParseResult intResult = p.parseOptionalInteger(value);
+    OptionalParseResult intResult = parseOptionalDecimal(value);
     if (!intResult.has_value())
       return p.emitError(loc) << "expected an integer, '?', '*' or '('";
     if (failed(*intResult))
@@ -399,8 +424,8 @@ FailureOr<Layout> AlgebraParser::parseLayout() {
 /// The `<B,M,S>` of a swizzle whose `S` has been read.
 FailureOr<algebra::Swizzle> AlgebraParser::parseSwizzleBody(SMLoc loc) {
   algebra::Swizzle s;
-  if (p.parseLess() || p.parseInteger(s.bits) || p.parseComma() ||
-      p.parseInteger(s.base) || p.parseComma() || p.parseInteger(s.shift) ||
+  if (p.parseLess() || parseDecimal(s.bits) || p.parseComma() ||
+      parseDecimal(s.base) || p.parseComma() || parseDecimal(s.shift) ||
       p.parseGreater())
     return failure();
   return checked<SwizzleType>(loc, s);
