@@ -12,8 +12,9 @@
 //   fly-opt examples/layout_algebra.mlir --fly-canonicalize
 //       folds every op whose result is fully static to a `fly.static`;
 //   fly-opt examples/layout_algebra.mlir --fly-canonicalize --fly-layout-lowering
-//       also lowers what depends on `ld` and the tile index to `arith`.
-// scripts/main.sh runs both.
+//       also lowers what depends on `ld`, the tile index and the thread index
+//       to `arith`.
+// scripts/main.sh runs both (the second followed by --canonicalize).
 
 // Thread and value layouts: all static, so this function folds to constants.
 func.func @thread_value_layouts()

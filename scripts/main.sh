@@ -3,7 +3,8 @@
 # (examples/layout_algebra.mlir) and print what it makes of it:
 #   1. --fly-canonicalize folds every op whose result is fully static;
 #   2. --fly-layout-lowering then turns the algebra on dynamic values into
-#      arith.
+#      arith, and the upstream --canonicalize tidies that arith (steps 2, 3
+#      and 5 of the pipeline, SPEC §3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,5 +18,5 @@ echo
 echo "=== fly-opt $EXAMPLE --fly-canonicalize"
 "$FLY_OPT" "$EXAMPLE" --fly-canonicalize
 echo
-echo "=== fly-opt $EXAMPLE --fly-canonicalize --fly-layout-lowering"
-"$FLY_OPT" "$EXAMPLE" --fly-canonicalize --fly-layout-lowering
+echo "=== fly-opt $EXAMPLE --fly-canonicalize --fly-layout-lowering --canonicalize"
+"$FLY_OPT" "$EXAMPLE" --fly-canonicalize --fly-layout-lowering --canonicalize
