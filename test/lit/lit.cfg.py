@@ -24,6 +24,12 @@ if not hasattr(config, "fly_tools_dir"):  # no site configuration
 # Output/ directories of the tests go to the build tree, not the sources.
 config.test_exec_root = os.path.join(config.fly_obj_root, "test", "lit")
 
+# The C runtime of mlir-runner (vector.print and friends).
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_c_runner_utils.so"))
+)
+
 # Each tool, written as a command in a RUN line, becomes its full path; the
 # look-arounds keep names inside paths and options (--fly-opt-x, a/not.mlir)
 # untouched.
@@ -32,12 +38,13 @@ tools = {
     "FileCheck": config.llvm_tools_dir,
     "not": config.llvm_tools_dir,
     "count": config.llvm_tools_dir,
+    "mlir-runner": config.llvm_tools_dir,
 }
 for name, directory in tools.items():
     path = os.path.join(directory, name)
     if not os.access(path, os.X_OK):
         lit_config.fatal(
             f"{name} not found at {path} (scripts/build.sh builds fly-opt; "
-            "scripts/setup.sh installs LLVM 22's FileCheck, not and count)"
+            "scripts/setup.sh installs LLVM 22's other tools)"
         )
     config.substitutions.append((rf"(?<![\w/.=-]){name}(?![\w/.-])", path))
