@@ -32,8 +32,7 @@ FailureOr<int64_t> Evaluation::getI64Attr(StringRef name) const {
   return attr.getValue().getSExtValue();
 }
 
-FailureOr<ArrayRef<int64_t>>
-Evaluation::getI64ArrayAttr(StringRef name) const {
+FailureOr<ArrayRef<int64_t>> Evaluation::getI64ArrayAttr(StringRef name) const {
   auto attr =
       attrs ? dyn_cast_or_null<DenseI64ArrayAttr>(attrs.get(name)) : nullptr;
   if (!attr)
@@ -47,9 +46,8 @@ std::string Evaluation::describeOperands() const {
   static_assert(std::size(kKinds) == std::variant_size_v<AlgebraValue>);
   std::string out;
   llvm::raw_string_ostream os(out);
-  llvm::interleaveComma(operands, os, [&](const AlgebraValue &v) {
-    os << kKinds[v.index()];
-  });
+  llvm::interleaveComma(
+      operands, os, [&](const AlgebraValue &v) { os << kKinds[v.index()]; });
   return out;
 }
 
@@ -70,8 +68,7 @@ AlgebraValue mlir::fly::toAlgebraValue(Type type) {
 namespace {
 using EvaluateFn = LogicalResult (*)(Evaluation &);
 
-template <typename OpTy>
-using EvaluateMember = decltype(&OpTy::evaluate);
+template <typename OpTy> using EvaluateMember = decltype(&OpTy::evaluate);
 
 /// Op name -> OpTy::evaluate for the ops that have one.
 template <typename... Ops> llvm::StringMap<EvaluateFn> makeEvaluators() {
@@ -102,15 +99,14 @@ LogicalResult mlir::fly::evaluateAlgebraOp(
   if (it == evaluators().end())
     return emitOptionalError(loc, "'", opName,
                              "' is not an op of the layout algebra");
-  Evaluation evaluation(opName, attrs, operands, resultTypes, ar, results,
-                        loc);
+  Evaluation evaluation(opName, attrs, operands, resultTypes, ar, results, loc);
   return it->second(evaluation);
 }
 
-LogicalResult mlir::fly::evaluateAlgebraOp(Operation *op,
-                                           ArrayRef<AlgebraValue> operands,
-                                           algebra::Arith &ar,
-                                           SmallVectorImpl<AlgebraValue> &results) {
+LogicalResult
+mlir::fly::evaluateAlgebraOp(Operation *op, ArrayRef<AlgebraValue> operands,
+                             algebra::Arith &ar,
+                             SmallVectorImpl<AlgebraValue> &results) {
   SmallVector<Type> resultTypes(op->getResultTypes());
   return evaluateAlgebraOp(op->getName().getStringRef(),
                            op->getAttrDictionary(), operands, resultTypes, ar,

@@ -21,20 +21,18 @@ static Int getLeaf(Arith &ar, const IntTuple &t, StringRef what) {
 }
 
 LogicalResult CoalesceOp::evaluate(Evaluation &e) {
-  return e(
-      [](Arith &ar, const Layout &l) { return algebra::coalesce(ar, l); },
-      [](Arith &ar, const Layout &l, const IntTuple &profile) {
-        return algebra::coalesce(ar, l, profile);
-      });
+  return e([](Arith &ar, const Layout &l) { return algebra::coalesce(ar, l); },
+           [](Arith &ar, const Layout &l, const IntTuple &profile) {
+             return algebra::coalesce(ar, l, profile);
+           });
 }
 
 LogicalResult CompositionOp::evaluate(Evaluation &e) {
   auto f = [](Arith &ar, const auto &a, const auto &b) {
     return algebra::composition(ar, a, b);
   };
-  return e( typed<Layout, Layout>(f),
-      typed<Layout, Tile>(f), typed<ComposedLayout, Layout>(f),
-      typed<ComposedLayout, Tile>(f));
+  return e(typed<Layout, Layout>(f), typed<Layout, Tile>(f),
+           typed<ComposedLayout, Layout>(f), typed<ComposedLayout, Tile>(f));
 }
 
 LogicalResult ComplementOp::evaluate(Evaluation &e) {
@@ -77,17 +75,15 @@ FLY_TILER_OP(FlatProductOp, flatProduct)
 #undef FLY_TILER_OP
 
 LogicalResult BlockedProductOp::evaluate(Evaluation &e) {
-  return e(
-      [](Arith &ar, const Layout &a, const Layout &b) {
-        return algebra::blockedProduct(ar, a, b);
-      });
+  return e([](Arith &ar, const Layout &a, const Layout &b) {
+    return algebra::blockedProduct(ar, a, b);
+  });
 }
 
 LogicalResult RakedProductOp::evaluate(Evaluation &e) {
-  return e(
-      [](Arith &ar, const Layout &a, const Layout &b) {
-        return algebra::rakedProduct(ar, a, b);
-      });
+  return e([](Arith &ar, const Layout &a, const Layout &b) {
+    return algebra::rakedProduct(ar, a, b);
+  });
 }
 
 LogicalResult RecastLayoutOp::evaluate(Evaluation &e) {

@@ -35,7 +35,7 @@ namespace algebra = ::fly::algebra;
 
 /// Adapts a generic callable `f(ar, xs...)` to the given parameter kinds, so
 /// that one body serves several operand kinds:
-///   auto f = [](Arith &ar, const auto &x) { return algebra::take(ar, x, 0, 1); };
+///   auto f = [](Arith &ar, const auto &x) { return algebra::size(ar, x); };
 ///   e(typed<IntTuple>(f), typed<Layout>(f));
 template <typename... Args, typename F> auto typed(F f) {
   return [f](algebra::Arith &ar, const Args &...xs) { return f(ar, xs...); };
@@ -102,8 +102,7 @@ private:
   std::optional<LogicalResult> call(F &f, std::index_sequence<I...>) {
     using Traits = llvm::function_traits<std::decay_t<F>>;
     std::tuple<const std::decay_t<typename Traits::template arg_t<I + 1>> *...>
-        args{std::get_if<
-            std::decay_t<typename Traits::template arg_t<I + 1>>>(
+        args{std::get_if<std::decay_t<typename Traits::template arg_t<I + 1>>>(
             &operands[I])...};
     if (!(std::get<I>(args) && ...))
       return std::nullopt;

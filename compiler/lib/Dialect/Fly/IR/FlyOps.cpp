@@ -185,13 +185,11 @@ LogicalResult MakeCoordOp::evaluate(Evaluation &e) {
 
 LogicalResult MakeLayoutOp::evaluate(Evaluation &e) {
   // The layout type checks that shape and stride are congruent.
-  return e(
-      [](Arith &ar, const IntTuple &shape) {
-        return algebra::makeLayout(ar, shape);
-      },
-      [](Arith &, const IntTuple &shape, const IntTuple &stride) {
-        return Layout(shape, stride);
-      });
+  return e([](Arith &ar,
+              const IntTuple &shape) { return algebra::makeLayout(ar, shape); },
+           [](Arith &, const IntTuple &shape, const IntTuple &stride) {
+             return Layout(shape, stride);
+           });
 }
 
 LogicalResult MakeOrderedLayoutOp::evaluate(Evaluation &e) {
@@ -223,8 +221,8 @@ LogicalResult MakeComposedLayoutOp::evaluate(Evaluation &e) {
 
 /// A tile mode from an operand: a layout; an int_tuple leaf (`N` is `N:1`,
 /// `?` is `?:1`, `*` keeps the mode); or a tile, nested.
-static FailureOr<algebra::Tile::Mode>
-getTileMode(Evaluation &e, unsigned i, const AlgebraValue &operand) {
+static FailureOr<algebra::Tile::Mode> getTileMode(Evaluation &e, unsigned i,
+                                                  const AlgebraValue &operand) {
   using Kind = algebra::Tile::Mode::Kind;
   algebra::Tile::Mode mode;
   if (const auto *layout = std::get_if<Layout>(&operand)) {
@@ -327,7 +325,8 @@ static LogicalResult evaluateOnTupleOrLayoutAnd(Evaluation &e, F f) {
 
 /// take / group: `f(ar, x, begin, end)` with the `begin` and `end`
 /// attributes.
-template <typename F> static LogicalResult evaluateModeRange(Evaluation &e, F f) {
+template <typename F>
+static LogicalResult evaluateModeRange(Evaluation &e, F f) {
   FailureOr<int64_t> begin = e.getI64Attr("begin");
   if (failed(begin))
     return failure();
@@ -355,10 +354,9 @@ LogicalResult GetOp::evaluate(Evaluation &e) {
 }
 
 LogicalResult SelectOp::evaluate(Evaluation &e) {
-  return evaluateModeList(e, "modes",
-                          [](Arith &ar, const auto &x, auto modes) {
-                            return algebra::select(ar, x, modes);
-                          });
+  return evaluateModeList(e, "modes", [](Arith &ar, const auto &x, auto modes) {
+    return algebra::select(ar, x, modes);
+  });
 }
 
 LogicalResult TakeOp::evaluate(Evaluation &e) {

@@ -40,9 +40,8 @@ LogicalResult IntTupleProductOp::evaluate(Evaluation &e) {
 }
 
 LogicalResult IntTupleProductEachOp::evaluate(Evaluation &e) {
-  return e( [](Arith &ar, const IntTuple &t) {
-        return algebra::productEach(ar, t);
-      });
+  return e(
+      [](Arith &ar, const IntTuple &t) { return algebra::productEach(ar, t); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -54,25 +53,22 @@ LogicalResult IntTupleProductEachOp::evaluate(Evaluation &e) {
 template <typename OnTuple, typename OnLayout>
 static LogicalResult evaluateOnDomain(Evaluation &e, OnTuple onTuple,
                                       OnLayout onLayout) {
-  return e(
-      [&](Arith &ar, const IntTuple &t) { return onTuple(ar, t); },
-      [&](Arith &ar, const Layout &l) { return onLayout(ar, l); },
-      [&](Arith &ar, const ComposedLayout &l) {
-        return onLayout(ar, l.outer);
-      });
+  return e([&](Arith &ar, const IntTuple &t) { return onTuple(ar, t); },
+           [&](Arith &ar, const Layout &l) { return onLayout(ar, l); },
+           [&](Arith &ar, const ComposedLayout &l) {
+             return onLayout(ar, l.outer);
+           });
 }
 
 LogicalResult SizeOp::evaluate(Evaluation &e) {
   return evaluateOnDomain(
-      e,
-      [](Arith &ar, const IntTuple &t) { return algebra::product(ar, t); },
+      e, [](Arith &ar, const IntTuple &t) { return algebra::product(ar, t); },
       [](Arith &ar, const Layout &l) { return algebra::size(ar, l); });
 }
 
 LogicalResult RankOp::evaluate(Evaluation &e) {
   return evaluateOnDomain(
-      e,
-      [](Arith &, const IntTuple &t) { return Int(int64_t(t.rank())); },
+      e, [](Arith &, const IntTuple &t) { return Int(int64_t(t.rank())); },
       [](Arith &, const Layout &l) { return Int(int64_t(l.rank())); });
 }
 
@@ -81,32 +77,27 @@ LogicalResult DepthOp::evaluate(Evaluation &e) {
     return Int(int64_t(algebra::depth(t)));
   };
   return evaluateOnDomain(
-      e, depth,
-      [&](Arith &ar, const Layout &l) { return depth(ar, l.shape); });
+      e, depth, [&](Arith &ar, const Layout &l) { return depth(ar, l.shape); });
 }
 
 LogicalResult CosizeOp::evaluate(Evaluation &e) {
-  return e(
-      [](Arith &ar, const Layout &l) { return algebra::cosize(ar, l); });
+  return e([](Arith &ar, const Layout &l) { return algebra::cosize(ar, l); });
 }
 
 LogicalResult CoshapeOp::evaluate(Evaluation &e) {
-  return e(
-      [](Arith &ar, const Layout &l) { return algebra::coshape(ar, l); });
+  return e([](Arith &ar, const Layout &l) { return algebra::coshape(ar, l); });
 }
 
 LogicalResult Crd2IdxOp::evaluate(Evaluation &e) {
   auto f = [](Arith &ar, const IntTuple &coord, const auto &layout) {
     return algebra::crd2idx(ar, coord, layout);
   };
-  return e( typed<IntTuple, Layout>(f),
-      typed<IntTuple, ComposedLayout>(f));
+  return e(typed<IntTuple, Layout>(f), typed<IntTuple, ComposedLayout>(f));
 }
 
 LogicalResult Idx2CrdOp::evaluate(Evaluation &e) {
   auto f = [](Arith &ar, const IntTuple &index, const auto &shapeOrLayout) {
     return algebra::idx2crd(ar, index, shapeOrLayout);
   };
-  return e( typed<IntTuple, Layout>(f),
-      typed<IntTuple, IntTuple>(f));
+  return e(typed<IntTuple, Layout>(f), typed<IntTuple, IntTuple>(f));
 }

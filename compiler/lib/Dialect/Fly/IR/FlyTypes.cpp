@@ -145,8 +145,8 @@ LogicalResult IntTupleType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    IntTuple value) {
   for (const Int &leaf : algebra::leaves(value))
     if (leaf.isDynamic() && leaf.divisibility() < 1)
-      return emitError() << "dynamic leaf with divisor "
-                         << leaf.divisibility() << " in " << toString(value);
+      return emitError() << "dynamic leaf with divisor " << leaf.divisibility()
+                         << " in " << toString(value);
   return success();
 }
 

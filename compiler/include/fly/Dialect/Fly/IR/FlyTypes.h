@@ -44,14 +44,18 @@ template <typename T> struct TypeFor;
 template <> struct TypeFor<::fly::algebra::IntTuple> {
   using type = IntTupleType;
 };
-template <> struct TypeFor<::fly::algebra::Layout> { using type = LayoutType; };
+template <> struct TypeFor<::fly::algebra::Layout> {
+  using type = LayoutType;
+};
 template <> struct TypeFor<::fly::algebra::Swizzle> {
   using type = SwizzleType;
 };
 template <> struct TypeFor<::fly::algebra::ComposedLayout> {
   using type = ComposedLayoutType;
 };
-template <> struct TypeFor<::fly::algebra::Tile> { using type = TileType; };
+template <> struct TypeFor<::fly::algebra::Tile> {
+  using type = TileType;
+};
 
 /// The algebra object of `type` when it is a fly type of kind `T`.
 template <typename T> std::optional<T> getAlgebraValueAs(Type type) {
