@@ -838,7 +838,8 @@ struct IndexSum {
   std::map<BasisPath, Int> terms;
 
   void add(Arith &ar, const Int &term) {
-    if (term.isStaticValue(0) || (term.isStatic() && term.value() == 0))
+    // A zero along a basis direction still names a coordinate mode.
+    if (term.isStatic() && term.value() == 0 && !term.isBasis())
       return;
     auto it = terms.find(term.basis());
     if (it == terms.end())
@@ -903,7 +904,11 @@ static void crd2idxInto(Arith &ar, const IntTuple &crd, const IntTuple &shape,
                   stride[shape.rank() - 1], acc);
     return;
   }
-  acc.add(ar, ar.mul(c, stride.leaf()));
+  const Int &d = stride.leaf();
+  Int term = ar.mul(c, d);
+  if (d.isBasis() && !term.isBasis()) // c is 0: keep the direction
+    term = Int(0).withBasis(d.basis());
+  acc.add(ar, term);
 }
 
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const IntTuple &shape,

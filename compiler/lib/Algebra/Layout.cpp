@@ -7,6 +7,8 @@
 
 #include "fly/Algebra/Layout.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -151,9 +153,9 @@ bool checkRank(Arith &ar, const Layout &a, unsigned needed,
   return true;
 }
 
+/// CuTe's append<r>: the modes of `l` (a leaf layout is one mode) padded
+/// with 1:0 to rank r; always a tuple layout.
 Layout padTo(const Layout &l, unsigned r) {
-  if (l.rank() >= r)
-    return l;
   std::vector<Layout> modes;
   for (unsigned i = 0; i < l.rank(); ++i)
     modes.push_back(l[i]);
@@ -174,8 +176,21 @@ std::vector<Layout> modesOf(const Layout &l) {
 // Construction and queries
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// CuTe's compact_major: column-major strides from `start`, and stride 0
+/// for the modes of size 1.
+IntTuple compactColMajor(Arith &ar, const IntTuple &shape, const Int &start) {
+  IntTuple strides = prefixProduct(ar, shape, start);
+  std::vector<Int> s = leaves(shape);
+  size_t i = 0;
+  return transformLeaves(strides, [&](const Int &d) {
+    return isStaticOne(s[i++]) ? Int(0) : d;
+  });
+}
+} // namespace
+
 Layout makeLayout(Arith &ar, const IntTuple &shape) {
-  return Layout(shape, prefixProduct(ar, shape));
+  return Layout(shape, compactColMajor(ar, shape, Int(1)));
 }
 
 Layout makeLayout(llvm::ArrayRef<Layout> modes) {
@@ -217,7 +232,7 @@ IntTuple orderedStrides(Arith &ar, const IntTuple &shape,
   for (size_t j = 0; j < refShape.size(); ++j)
     if (refOrder[j] < mine)
       start = ar.mul(start, refShape[j]);
-  return prefixProduct(ar, shape, start);
+  return compactColMajor(ar, shape, start);
 }
 } // namespace
 
@@ -256,7 +271,15 @@ Layout makeIdentityLayout(const IntTuple &shape) {
 Layout makeLayoutLike(Arith &ar, const Layout &l) {
   if (!checkLayout(ar, l))
     return Layout();
-  return makeOrderedLayout(ar, l.shape, l.stride);
+  // Order the modes like the strides; a stride-0 (broadcast) mode counts as
+  // size 1, so it takes no room and keeps stride 0.
+  std::vector<Int> strides = leaves(l.stride);
+  size_t i = 0;
+  IntTuple occupied = transformLeaves(l.shape, [&](const Int &s) {
+    return isStaticZero(strides[i++]) ? Int(1) : s;
+  });
+  Layout ordered = makeOrderedLayout(ar, occupied, l.stride);
+  return Layout(l.shape, ordered.stride);
 }
 
 Int size(Arith &ar, const Layout &l) { return product(ar, l.shape); }
@@ -420,6 +443,13 @@ Layout composition(Arith &ar, const Layout &a, const Layout &b) {
              Layout();
     Int newShape =
         ar.min(ar.max(Int(1), ar.div(cs, restStride)), restShape);
+    if (newShape.isStatic() && restShape.isStatic() &&
+        restShape.value() % newShape.value() != 0)
+      return ar.fail("composition: shape " + toString(restShape) + " of " +
+                     toString(b) + " is not divisible by " +
+                     toString(newShape) + ", the part of " + toString(a) +
+                     " it spans"),
+             Layout();
     if (!isStaticOne(newShape)) {
       shape.push_back(newShape);
       stride.push_back(ar.mul(restStride, cd));
@@ -498,13 +528,11 @@ Layout complement(Arith &ar, const Layout &l, const Int &cotarget) {
   std::vector<Int> shape, stride;
   Int current(1);
   for (const Mode &m : modes) {
-    if (current.isStatic()) {
-      if (m.stride.value() % current.value() != 0)
-        return ar.fail("complement: " + toString(l) +
-                       " is not injective (stride " + toString(m.stride) +
-                       " is not a multiple of " + toString(current) + ")"),
-               Layout();
-    }
+    if (current.isStatic() && m.stride.value() < current.value())
+      return ar.fail("complement: " + toString(l) +
+                     " is not injective (stride " + toString(m.stride) +
+                     " lies inside the modes below it)"),
+             Layout();
     shape.push_back(ar.div(m.stride, current));
     stride.push_back(current);
     current = ar.mul(m.shape, m.stride);
@@ -764,7 +792,7 @@ Layout downcast(Arith &ar, const Layout &l, int64_t n) {
     return makeLayout(modes);
   }
   const Int &s = l.shape.leaf(), &d = l.stride.leaf();
-  if (isStaticOne(d))
+  if (isStaticOne(d) || d.isStaticValue(-1))
     return Layout(ar.mul(s, Int(n)), d);
   return Layout(s, ar.mul(d, Int(n)));
 }
@@ -782,8 +810,17 @@ Layout recastLayout(Arith &ar, const Layout &l, int64_t oldBits,
   Layout r = l;
   if (up != 1)
     r = upcast(ar, r, up);
-  if (down != 1)
+  if (down != 1) {
+    std::vector<Int> strides = leaves(r.stride);
+    if (llvm::none_of(strides, [](const Int &d) {
+          return isStaticOne(d) || d.isStaticValue(-1);
+        }))
+      return ar.fail("recast_layout: " + toString(l) +
+                     " has no unit-stride mode to split into narrower "
+                     "elements"),
+             Layout();
     r = downcast(ar, r, down);
+  }
   return r;
 }
 
