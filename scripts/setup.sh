@@ -19,15 +19,17 @@ MLIR_CONFIG=/usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake
 log() { echo "[setup] $*"; }
 die() { echo "[setup] error: $*" >&2; exit 1; }
 
-# --- Debian 12 -------------------------------------------------------------
+# --- Debian 12 (or 13) --------------------------------------------------------
 [ -r /etc/debian_version ] ||
   die "this is not a Debian system (no /etc/debian_version); FlyDSL is set up on Debian 12."
 debian_version=$(cat /etc/debian_version)
-# LLVM/MLIR 22 is taken from Debian 12's archive; other releases carry other
-# LLVM versions, so we stop rather than half-install.
+# Debian 12 is the supported release. On Debian 13 we try the same package
+# names and stop, naming the package, if its archive lacks one.
 case "$debian_version" in
-  12.*) ;;
-  *) die "Debian $debian_version found; this script supports Debian 12 (bookworm) only," \
+  12.*) debian_suites="bookworm, bookworm-updates, bookworm-security" ;;
+  13.*) debian_suites="trixie, trixie-updates, trixie-security"
+        log "Debian $debian_version: not the supported Debian 12; trying the same packages" ;;
+  *) die "Debian $debian_version found; FlyDSL is set up on Debian 12 (bookworm)," \
          "whose archive has the LLVM/MLIR 22 packages (${DEBIAN_PACKAGES[*]})." ;;
 esac
 
@@ -61,7 +63,7 @@ else
     candidate=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ { print $2 }')
     if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
       die "package $pkg is not in the archive of this Debian $debian_version machine" \
-          "(check /etc/apt/sources.list*: bookworm, bookworm-updates, bookworm-security)."
+          "(check /etc/apt/sources.list*: $debian_suites)."
     fi
   done
   apt-get install -y -q --no-install-recommends "${missing[@]}"

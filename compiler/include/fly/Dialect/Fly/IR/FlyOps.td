@@ -333,6 +333,12 @@ def Fly_Crd2IdxOp : Fly_InferOp<"crd2idx"> {
 
 def Fly_Idx2CrdOp : Fly_InferOp<"idx2crd"> {
   let summary = "the coordinate of an index, through a layout or a shape";
+  let description = [{
+    The natural (colexicographic) coordinate of the `index`-th element of
+    the domain: `idx2crd(%i, %shape)`, and for a layout the same over its
+    shape — the inverse of walking the layout's domain in order, which
+    ignores the strides (CuTe's `idx2crd(i, shape(layout))`).
+  }];
   let arguments = (ins Fly_IntTuple:$index, Fly_IntTupleOrLayout:$layout);
   let results = (outs Fly_IntTuple:$result);
 }
