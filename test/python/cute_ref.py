@@ -27,6 +27,19 @@ from pycute import Layout
 from fly_types import Basis, Tile
 
 OK, REJECT, SKIP = "ok", "reject", "skip"
+# pycute accepts, CuTe's preconditions reject: fly may reject, or give
+# pycute's answer.
+EITHER = "either"
+_SEVERITY = {OK: 0, EITHER: 1, SKIP: 2, REJECT: 3}
+
+
+def worst(*verdicts):
+    return max(verdicts, key=_SEVERITY.__getitem__)
+
+
+def failed(v) -> bool:
+    """No expected value exists (the case is skipped or rejected)."""
+    return v in (SKIP, REJECT)
 
 
 class Rejected(Exception):
@@ -38,12 +51,30 @@ class Rejected(Exception):
 # ----------------------------------------------------------------------------
 
 
+def _flat_into(t, out):
+    for e in t:
+        if type(e) is tuple:
+            _flat_into(e, out)
+        else:
+            out.append(e)
+
+
 def flat(t):
-    return pycute.flatten(t)
+    """pycute.flatten, without its generator recursion (a hot path here)."""
+    if type(t) is not tuple:
+        return (t,)
+    out = []
+    _flat_into(t, out)
+    return tuple(out)
 
 
 def size_of(t):
-    return pycute.product(t)
+    if type(t) is not tuple:
+        return t
+    n = 1
+    for e in flat(t):
+        n *= e
+    return n
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -201,25 +232,28 @@ def composition_verdict(a: Layout, b):
     if isinstance(b, tuple):
         if len(b) > len(a):
             return REJECT, None
-        results = []
+        results, verdict = [], OK
         for i, m in enumerate(b):
             if m is None:
                 results.append(a[i])
                 continue
             v, r = composition_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if v != OK:
+            if failed(v):
                 return v, None
+            verdict = worst(verdict, v)
             results.append(r)
         results += [a[i] for i in range(len(b), len(a))]
-        return OK, make_layout(results)
+        return verdict, make_layout(results)
     res, py_ok = _pycute(pycute.composition, a, b)
     cpp_ok = cute_composition_ok(a, b)
+    if py_ok and _trailing_unit_matters(a, b):
+        return SKIP, None
     if py_ok and cpp_ok:
-        if _trailing_unit_matters(a, b):
-            return SKIP, None
         return OK, res
     if not py_ok and not cpp_ok:
         return REJECT, None
+    if py_ok:
+        return EITHER, res
     return SKIP, None
 
 
@@ -242,17 +276,18 @@ def logical_divide_verdict(a: Layout, b):
     if isinstance(b, tuple):
         if len(b) > len(a):
             return REJECT, None
-        out = []
+        out, verdict = [], OK
         for i, m in enumerate(b):
             if m is None:
                 out.append(a[i])
                 continue
             v, r = logical_divide_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if v != OK:
+            if failed(v):
                 return v, None
+            verdict = worst(verdict, v)
             out.append(r)
         out += [a[i] for i in range(len(b), len(a))]
-        return OK, make_layout(out)
+        return verdict, make_layout(out)
     n = size_of(a.shape)
     v, comp = complement_verdict(b, n)
     if v != OK:
@@ -269,24 +304,25 @@ def logical_product_verdict(a: Layout, b):
     if isinstance(b, tuple):
         if len(b) > len(a):
             return REJECT, None
-        out = []
+        out, verdict = [], OK
         for i, m in enumerate(b):
             if m is None:
                 out.append(a[i])
                 continue
             v, r = logical_product_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if v != OK:
+            if failed(v):
                 return v, None
+            verdict = worst(verdict, v)
             out.append(r)
         out += [a[i] for i in range(len(b), len(a))]
-        return OK, make_layout(out)
+        return verdict, make_layout(out)
     v, comp = complement_verdict(a, size_of(a.shape) * pycute.cosize(b))
-    if v != OK:
+    if failed(v):
         return v, None
-    v, rest = composition_verdict(comp, b)
-    if v != OK:
-        return v, None
-    return OK, make_layout([a, rest])
+    v2, rest = composition_verdict(comp, b)
+    if failed(v2):
+        return v2, None
+    return worst(v, v2), make_layout([a, rest])
 
 
 def _unzip(split, a: Layout, b):
@@ -296,15 +332,16 @@ def _unzip(split, a: Layout, b):
     if isinstance(b, tuple):
         if len(b) > len(a):
             return REJECT, None
-        parts = []
+        parts, verdict = [], OK
         for i, m in enumerate(b):
             v, r = _unzip(split, a[i], Layout(m) if isinstance(m, int) else m)
-            if v != OK:
+            if failed(v):
                 return v, None
+            verdict = worst(verdict, v)
             parts.append(r)
         first = make_layout([p[0] for p in parts])
         second = make_layout(chain((p[1] for p in parts), (a[i] for i in range(len(b), len(a)))))
-        return OK, make_layout([first, second])
+        return verdict, make_layout([first, second])
     return split(a, b)
 
 
@@ -326,22 +363,22 @@ def _flat(zipped):
 
 def tiled_divide_verdict(a, b):
     v, z = zipped_divide_verdict(a, b)
-    return (v, _tiled(z)) if v == OK else (v, None)
+    return (v, None) if failed(v) else (v, _tiled(z))
 
 
 def flat_divide_verdict(a, b):
     v, z = zipped_divide_verdict(a, b)
-    return (v, _flat(z)) if v == OK else (v, None)
+    return (v, None) if failed(v) else (v, _flat(z))
 
 
 def tiled_product_verdict(a, b):
     v, z = zipped_product_verdict(a, b)
-    return (v, _tiled(z)) if v == OK else (v, None)
+    return (v, None) if failed(v) else (v, _tiled(z))
 
 
 def flat_product_verdict(a, b):
     v, z = zipped_product_verdict(a, b)
-    return (v, _flat(z)) if v == OK else (v, None)
+    return (v, None) if failed(v) else (v, _flat(z))
 
 
 def _rank_product(a: Layout, b: Layout, raked: bool):
@@ -350,15 +387,15 @@ def _rank_product(a: Layout, b: Layout, raked: bool):
     r = max(len(a), len(b))
     pa, pb = append_rank(a, r), append_rank(b, r)
     v, prod = logical_product_verdict(pa, pb)
-    if v != OK:
+    if failed(v):
         return v, None
     block, tiles = prod[0], prod[1]
     if r == 1:
         pair = [tiles, block] if raked else [block, tiles]
-        return OK, make_layout([make_layout(pair)])
+        return v, make_layout([make_layout(pair)])
     bm, tm = modes(block), modes(tiles)
     zipped = [make_layout([tm[i], bm[i]] if raked else [bm[i], tm[i]]) for i in range(r)]
-    return OK, make_layout(zipped)
+    return v, make_layout(zipped)
 
 
 def blocked_product_verdict(a, b):

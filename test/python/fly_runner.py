@@ -122,18 +122,24 @@ def parse_diagnostics(stderr: str, ranges: dict, cases: dict, filename: str):
                 break
 
 
-def run(fly_opt: str, cases, extra_args=(), timeout=300) -> RunResult:
+def run(fly_opt: str, cases, extra_args=(), timeout=300, split=True) -> RunResult:
+    """split=True: one chunk per case (`--split-input-file`). split="auto":
+    first the whole file as one module (much faster: fly-opt sets up a
+    context per chunk), and only if that fails, again chunk by chunk."""
     text, ranges = build_module(cases)
     with tempfile.TemporaryDirectory(prefix="flytest") as d:
         path = os.path.join(d, "cases.mlir")
         with open(path, "w") as f:
             f.write(text)
-        proc = subprocess.run(
-            [fly_opt, "--split-input-file", *extra_args, path],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        base = [fly_opt, *extra_args, path]
+        proc = None
+        if split == "auto":
+            proc = subprocess.run(base, capture_output=True, text=True, timeout=timeout)
+            if proc.returncode != 0 or any(m in proc.stderr for m in CRASH_MARKERS):
+                proc = None
+        if proc is None:
+            proc = subprocess.run([fly_opt, "--split-input-file", *extra_args, path],
+                                  capture_output=True, text=True, timeout=timeout)
     results = {c.name: CaseResult() for c in cases}
     parse_output(proc.stdout, results)
     parse_diagnostics(proc.stderr, ranges, results, path)

@@ -21,6 +21,7 @@ so it rejects everything the SPEC grammar does not produce.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Union
@@ -73,8 +74,16 @@ class TypeSyntaxError(ValueError):
 # Printing
 # ----------------------------------------------------------------------------
 
+_PLAIN_REPR = re.compile(r"^[-0-9(), ]*$")
+
 
 def fmt_tuple(t) -> str:
+    if type(t) is int:
+        return str(t)
+    if type(t) is tuple:
+        s = str(t)  # fast path for plain int tuples
+        if "," + ")" not in s and _PLAIN_REPR.match(s):
+            return s.replace(" ", "")
     if isinstance(t, tuple):
         return "(" + ",".join(fmt_tuple(e) for e in t) + ")"
     if t is None:
@@ -149,7 +158,8 @@ def type_of(value) -> str:
 # Parsing
 # ----------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\s*(-?\d+|\?|\*|E|[(),:<>\[\]|{}=]|[A-Za-z_][A-Za-z_0-9]*|!fly\.[a-z_]+)")
+_INT = re.compile(r"-?\d+")
+_DIGITS = re.compile(r"\d+")
 
 
 class _Parser:
@@ -186,7 +196,7 @@ class _Parser:
 
     def integer(self, allow_negative=True) -> int:
         self.skip_ws()
-        m = re.compile(r"-?\d+").match(self.text, self.pos)
+        m = _INT.match(self.text, self.pos)
         if not m:
             self.error("expected an integer")
         if m.group(0).startswith("-") and not allow_negative:
@@ -231,7 +241,7 @@ class _Parser:
         path = []
         while self.text.startswith("E", self.pos):
             self.pos += 1
-            m = re.compile(r"\d+").match(self.text, self.pos)
+            m = _DIGITS.match(self.text, self.pos)
             if not m:
                 self.error("expected a mode index after E")
             path.append(int(m.group(0)))
@@ -352,6 +362,40 @@ _KINDS = {
 }
 
 
+_PLAIN = re.compile(r"^[0-9(),]+(:[0-9(),]+)?$")
+
+
+def _tuplify(x):
+    return tuple(_tuplify(e) for e in x) if isinstance(x, list) else x
+
+
+def _fast_plain(kind, body):
+    """Static, non-negative tuples and layouts (what fly-opt prints for the
+    algebra results) through json; None when the text needs the full parser."""
+    if kind not in ("int_tuple", "layout") or not _PLAIN.match(body):
+        return None
+    parts = body.split(":")
+    if (kind == "layout") != (len(parts) == 2):
+        return None
+    try:
+        vals = [_tuplify(json.loads(p.replace("(", "[").replace(")", "]"))) for p in parts]
+    except ValueError:
+        return None
+    if any(",," in p or "(," in p or ",)" in p or "()" in p for p in parts):
+        return None
+    if any(not isinstance(v, (int, tuple)) or _too_big(v) for v in vals):
+        return None
+    if kind == "int_tuple":
+        return vals[0]
+    if not congruent(vals[0], vals[1]) or contains(vals[0], lambda x: x <= 0):
+        return None
+    return pycute.Layout(vals[0], vals[1])
+
+
+def _too_big(v):
+    return contains(v, lambda x: x > INT64_MAX)
+
+
 def parse_type(text: str):
     """Parse `!fly.KIND<...>`; returns (kind, value)."""
     text = text.strip()
@@ -361,6 +405,9 @@ def parse_type(text: str):
     kind = m.group(1)
     if kind not in _KINDS:
         raise TypeSyntaxError(f"unknown fly type kind {kind!r}")
+    fast = _fast_plain(kind, text[m.end() : -1])
+    if fast is not None:
+        return kind, fast
     p = _Parser(text[m.end() : -1])
     value = _KINDS[kind](p)
     if not p.at_end():

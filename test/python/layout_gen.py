@@ -14,7 +14,12 @@ import random
 import pycute
 from pycute import Layout
 
+import cute_ref as R
 from fly_types import Tile
+
+
+def _size(layout):
+    return R.size_of(layout.shape)
 
 POW2 = [1, 2, 2, 4, 4, 8]
 GENERAL = [1, 2, 3, 4, 5, 6, 7, 8]
@@ -34,32 +39,38 @@ class Gen:
         vals = [v for v in (POW2 if self.pow2 else GENERAL) if v >= lo]
         return self.rng.choice(vals)
 
-    def _shape(self, depth_left, lo):
+    def _structure(self, depth_left):
         if depth_left == 0 or self.rng.random() < 0.6:
-            return self.leaf(lo)
-        return tuple(self._shape(depth_left - 1, lo) for _ in range(self.rng.randint(2, 3)))
+            return 0
+        return tuple(self._structure(depth_left - 1) for _ in range(self.rng.randint(2, 3)))
 
     def shape(self, max_size=256, max_depth=3, max_rank=4, lo=1):
-        """Top level: a leaf (rank 1) or a tuple of rank 2..max_rank."""
-        for _ in range(200):
-            r = self.rng.randint(1, max_rank)
-            if r == 1:
-                s = self.leaf(lo) if max_depth == 0 or self.rng.random() < 0.7 else self._shape(max_depth, lo)
-                if isinstance(s, tuple) and max_depth < 1:
-                    continue
-            else:
-                s = tuple(self._shape(max_depth - 1, lo) for _ in range(r))
-            if pycute.product(s) <= max_size:
-                return s
-        return self.leaf(lo)
+        """Top level: a leaf (rank 1) or a tuple of rank 2..max_rank; leaves
+        drawn in random order within the remaining size budget."""
+        r = self.rng.randint(1, max_rank)
+        if r == 1:
+            tree = self._structure(max_depth) if max_depth > 0 and self.rng.random() >= 0.7 else 0
+        else:
+            tree = tuple(self._structure(max_depth - 1) for _ in range(r))
+        n = len(R.flat(tree))
+        order = list(range(n))
+        self.rng.shuffle(order)
+        vals = [lo] * n
+        budget = max_size
+        pool = POW2 if self.pow2 else GENERAL
+        for i in order:
+            choices = [v for v in pool if lo <= v <= budget] or [lo]
+            vals[i] = self.rng.choice(choices)
+            budget //= max(vals[i], 1)
+        return unflatten(vals, tree)
 
     # -- strides ----------------------------------------------------------
     def stride(self, shape, style=None):
-        leaves = pycute.flatten(shape)
+        leaves = R.flat(shape)
         n = len(leaves)
         style = style or self.rng.choice(["compact", "perm", "gap", "gap", "random", "zeros"])
         if style == "compact":
-            flat = list(pycute.flatten(pycute.prefix_product(shape)))
+            flat = list(R.flat(pycute.prefix_product(shape)))
         elif style in ("perm", "gap", "zeros"):
             order = list(range(n))
             self.rng.shuffle(order)
@@ -93,9 +104,9 @@ class Gen:
         if kind == "keep":
             return None
         if kind == "int":
-            return self.divisor_like(pycute.size(mode))
+            return self.divisor_like(_size(mode))
         if kind == "layout":
-            return self.layout(max_size=max(2, pycute.size(mode)), max_depth=1, max_rank=2)
+            return self.layout(max_size=max(2, _size(mode)), max_depth=1, max_rank=2)
         return self.tile(mode, depth_left - 1, full=True)
 
     def divisor_like(self, n):
@@ -141,4 +152,4 @@ def weak_coord(rng, shape, star_prob=0.0, coarse_prob=0.3):
         return tuple(weak_coord(rng, s, star_prob, coarse_prob) for s in shape)
     if rng.random() < star_prob:
         return None
-    return rng.randrange(pycute.product(shape))
+    return rng.randrange(R.size_of(shape))
