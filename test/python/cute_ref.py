@@ -526,23 +526,30 @@ def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     return Layout(shape, stride)
 
 
-def tile_to_shape(block: Layout, trg_shape, order=None) -> Layout:
+def tile_to_shape(block: Layout, trg_shape, order=None):
+    """CuTe tile_to_shape: blocked_product of the rank-padded block with the
+    compact (ordered) layout of the repetitions. Returns (verdict, layout);
+    REJECT where CuTe asserts (rank, divisibility, or a blocked_product whose
+    preconditions fail)."""
     r = len(trg_shape) if isinstance(trg_shape, tuple) else 1
     if len(block) > r:
-        raise Rejected("rank of block exceeds the target")
+        return REJECT, None
     padded = append_rank(block, r)
     tshapes = [size_of(t) for t in (trg_shape if isinstance(trg_shape, tuple) else (trg_shape,))]
     bshapes = [size_of(m.shape) for m in modes(padded)]
     if any(t % b for t, b in zip(tshapes, bshapes)):
-        raise Rejected("block shape does not divide the target shape")
+        return REJECT, None
     prod_shape = tuple(t // b for t, b in zip(tshapes, bshapes))
     if r == 1:
         prod_shape = prod_shape[0]
-    tiler = make_ordered_layout(prod_shape, order) if order is not None else Layout(prod_shape)
+    if order is not None:
+        tiler = make_ordered_layout(prod_shape, order)
+    else:  # LayoutLeft: compact column-major, stride 0 for size-1 modes
+        tiler = Layout(prod_shape, _compact_col_major(prod_shape, 1))
     v, res = blocked_product_verdict(padded, tiler)
-    if v != OK:
-        raise Rejected("blocked_product")
-    return res
+    if v == EITHER:  # pycute's answer would not cover the target shape
+        return REJECT, None
+    return v, res
 
 
 def dice(crd, t):

@@ -299,8 +299,8 @@ def build_crd2idx(case, g, rng):
 
 
 def build_idx2crd(case, g, rng):
-    shape = g.universe(0.6).shape(max_size=256)
-    L = Layout(shape)
+    L = _layout(g, 256)  # idx2crd ignores the strides (FlyOps.td)
+    shape = L.shape
     a, at = layout_operand(case, rng, L)
     eval_idx2crd(case, a, shape)
     return f"idx2crd(i, {at})"
