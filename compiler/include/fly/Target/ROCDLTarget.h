@@ -1,0 +1,40 @@
+//===- ROCDLTarget.h - Code objects without ROCm ----------------*- C++ -*-===//
+//
+// `gpu-module-to-binary` asks the target attribute of each gpu.module
+// (`#rocdl.target<...>`) to serialize it. Upstream's ROCDL serializer then
+// writes the ISA as text, assembles it and runs `$ROCM_PATH/llvm/bin/ld.lld`
+// as a child process. FlyDSL's serializer, attached to `#rocdl.target` by
+// `registerFlyROCDLTarget`, instead emits the relocatable object straight
+// from LLVM's code generator and links it into a code object with the lld
+// library, in this process: no ROCm, no ROCM_PATH, no child process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_TARGET_ROCDLTARGET_H
+#define FLY_TARGET_ROCDLTARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::fly {
+
+/// Attaches FlyDSL's serializer to `#rocdl.target` as its
+/// `gpu::TargetAttrInterface`. MLIR keeps the first model attached to an
+/// attribute, so call this BEFORE `mlir::registerAllExtensions(registry)`
+/// (which attaches upstream's); a registry with only this one is fine too.
+void registerFlyROCDLTarget(DialectRegistry &registry);
+
+/// Links a relocatable AMDGPU object into a code object (an ELF shared
+/// object, `ld.lld -shared --no-undefined`) with the in-process lld.
+/// Serialized by a lock: lld keeps global state.
+llvm::Expected<llvm::SmallVector<char, 0>>
+linkCodeObject(llvm::ArrayRef<char> relocatableObject);
+
+} // namespace mlir::fly
+
+#endif // FLY_TARGET_ROCDLTARGET_H

@@ -1,0 +1,222 @@
+//===- Pipeline.cpp - Stages A, B and C of SPEC §3 -----------------------===//
+//
+// Each stage is a list of (nesting, pass name, options) written as SPEC §3
+// writes it; the passes are found by name in the pass registry, so a stage
+// that names a pass no library registered yet fails with that name instead
+// of silently running without it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fly/Pipeline/Pipeline.h"
+#include "fly/Target/Chip.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::fly;
+using llvm::Error;
+
+namespace {
+
+/// One pass of a stage: `nest(name{options})`, or `name{options}` at the
+/// top-level module when `nest` is empty.
+struct PassSpec {
+  llvm::StringRef nest;
+  llvm::StringRef name;
+  std::string options;
+};
+
+Error pipelineError(Stage stage, const llvm::Twine &message) {
+  return llvm::createStringError("pipeline stage " + stageName(stage) + ": " +
+                                 message);
+}
+
+const char *boolText(bool value) { return value ? "true" : "false"; }
+
+/// A. pre_binary: Fly -> ROCDL.
+std::vector<PassSpec> preBinaryPasses(const ::fly::target::ChipInfo &chip,
+                                      const PipelineOptions &) {
+  return {
+      {"", "fly-rewrite-func-signature", ""},
+      {"", "fly-canonicalize", ""},
+      {"", "fly-layout-lowering", ""},
+      {"", "fly-int-swizzle-simplify", ""},
+      {"", "canonicalize", ""},
+      {"", "fly-convert-atom-call-to-ssa-form", ""},
+      {"", "fly-promote-regmem-to-vectorssa", ""},
+      {"", "convert-fly-to-rocdl", ""},
+      {"", "canonicalize", ""},
+      {"gpu.module", "convert-scf-to-cf", ""},
+      {"gpu.module", "cse", ""},
+      {"gpu.module", "convert-gpu-to-rocdl",
+       llvm::formatv("chipset={0} index-bitwidth=0 runtime=HIP "
+                     "use-bare-ptr-memref-call-conv=true",
+                     chip.name)},
+      {"gpu.module", "fly-rocdl-cluster-attr", ""},
+  };
+}
+
+/// B. binary_prep: ROCDL -> LLVM, with the target attached.
+std::vector<PassSpec> binaryPrepPasses(const ::fly::target::ChipInfo &chip,
+                                       const PipelineOptions &options) {
+  std::vector<PassSpec> passes;
+  if (options.wavesPerEU || options.maxNumVGPRs) {
+    // LLVM doubles "amdgpu-num-vgpr" where AGPRs share the VGPR file, into
+    // a budget for both: halve it there, so that maxnreg always bounds the
+    // vector registers a lane uses.
+    unsigned numVGPR = chip.hasAGPRs ? (options.maxNumVGPRs + 1) / 2
+                                     : options.maxNumVGPRs;
+    passes.push_back({"gpu.module", "fly-rocdl-kernel-attrs",
+                      llvm::formatv("waves-per-eu={0} num-vgpr={1}",
+                                    options.wavesPerEU, numVGPR)});
+  }
+
+  // The target: chip, O level, the chip's wave size (it selects the
+  // wave64 variants of the device libraries), features, math flags.
+  std::string target =
+      llvm::formatv("chip={0} O={1} wave64={2}", chip.name, options.optLevel,
+                    boolText(chip.waveSize == 64));
+  if (!chip.features.empty())
+    target += (" features=" + chip.features).str();
+  const FastMathFlags &math = options.fastMath;
+  for (auto [flag, name] : {std::pair{math.fast, "fast"},
+                            std::pair{math.daz, "daz"},
+                            std::pair{math.finiteOnly, "finite-only"},
+                            std::pair{math.unsafeMath, "unsafe-math"}})
+    if (flag)
+      target += std::string(" ") + name + "=true";
+  passes.push_back({"", "rocdl-attach-target", target});
+
+  passes.push_back({"", "convert-scf-to-cf", ""});
+  passes.push_back({"", "convert-cf-to-llvm", ""});
+  passes.push_back({"", "gpu-to-llvm",
+                    "use-bare-pointers-for-host=true "
+                    "use-bare-pointers-for-kernels=true"});
+  passes.push_back({"", "convert-vector-to-llvm", ""});
+  passes.push_back({"", "convert-arith-to-llvm", ""});
+  passes.push_back({"", "convert-func-to-llvm", ""});
+  passes.push_back({"", "reconcile-unrealized-casts", ""});
+  if (options.debugInfo)
+    passes.push_back({"", "ensure-debug-info-scope-on-llvm-func", ""});
+  return passes;
+}
+
+/// C. binary: each gpu.module becomes a gpu.binary holding its code object.
+std::vector<PassSpec> binaryPasses(const ::fly::target::ChipInfo &,
+                                   const PipelineOptions &) {
+  return {{"", "gpu-module-to-binary", "format=fatbin"}};
+}
+
+const PassRegistryEntry *lookupPass(llvm::StringRef name) {
+  if (const PassInfo *pass = PassInfo::lookup(name))
+    return pass;
+  return PassPipelineInfo::lookup(name);
+}
+
+/// Adds `passes` to `pm`; consecutive passes with the same nesting share one
+/// nested pass manager, as in `gpu.module(a, b, c)`.
+Error addPasses(OpPassManager &pm, Stage stage,
+                llvm::ArrayRef<PassSpec> passes) {
+  llvm::SmallVector<llvm::StringRef> missing;
+  for (const PassSpec &pass : passes)
+    if (!lookupPass(pass.name) && !llvm::is_contained(missing, pass.name))
+      missing.push_back(pass.name);
+  if (!missing.empty())
+    return pipelineError(stage, "passes not registered: " +
+                                    llvm::join(missing, ", "));
+
+  // Build into a copy: `pm` stays unchanged when an option is rejected.
+  OpPassManager staged = pm;
+  OpPassManager *nested = nullptr;
+  llvm::StringRef nestedName;
+  std::string optionError;
+  auto onError = [&](const llvm::Twine &message) {
+    optionError = message.str();
+    return failure();
+  };
+  for (const PassSpec &pass : passes) {
+    OpPassManager *target = &staged;
+    if (!pass.nest.empty()) {
+      if (!nested || nestedName != pass.nest) {
+        nested = &staged.nest(pass.nest);
+        nestedName = pass.nest;
+      }
+      target = nested;
+    } else {
+      nested = nullptr;
+    }
+    if (failed(lookupPass(pass.name)->addToPipeline(*target, pass.options,
+                                                    onError)))
+      return pipelineError(stage, llvm::formatv("{0}{{{1}}: {2}", pass.name,
+                                                pass.options, optionError));
+  }
+  pm = std::move(staged);
+  return Error::success();
+}
+
+} // namespace
+
+llvm::StringRef mlir::fly::stageName(Stage stage) {
+  switch (stage) {
+  case Stage::PreBinary:
+    return "pre_binary";
+  case Stage::BinaryPrep:
+    return "binary_prep";
+  case Stage::Binary:
+    return "binary";
+  }
+  llvm_unreachable("unknown stage");
+}
+
+std::optional<Stage> mlir::fly::parseStage(llvm::StringRef name) {
+  for (Stage stage : {Stage::PreBinary, Stage::BinaryPrep, Stage::Binary})
+    if (stageName(stage) == name)
+      return stage;
+  return std::nullopt;
+}
+
+Error mlir::fly::buildStage(OpPassManager &pm, Stage stage,
+                            const PipelineOptions &options) {
+  if (options.chip.empty())
+    return pipelineError(stage, "no chip given; supported chips: " +
+                                    ::fly::target::supportedChipList());
+  auto chip = ::fly::target::getChip(options.chip);
+  if (!chip)
+    return pipelineError(stage, llvm::toString(chip.takeError()));
+  if (options.optLevel > 3)
+    return pipelineError(stage, "optimization level " +
+                                    llvm::Twine(options.optLevel) +
+                                    " is not in 0..3");
+
+  std::vector<PassSpec> passes;
+  switch (stage) {
+  case Stage::PreBinary:
+    passes = preBinaryPasses(*chip, options);
+    break;
+  case Stage::BinaryPrep:
+    passes = binaryPrepPasses(*chip, options);
+    break;
+  case Stage::Binary:
+    passes = binaryPasses(*chip, options);
+    break;
+  }
+  return addPasses(pm, stage, passes);
+}
+
+Error mlir::fly::buildStages(OpPassManager &pm, Stage first, Stage last,
+                             const PipelineOptions &options) {
+  if (first > last)
+    return llvm::createStringError("pipeline: stage " + stageName(first) +
+                                   " comes after " + stageName(last));
+  OpPassManager staged = pm;
+  for (int s = static_cast<int>(first); s <= static_cast<int>(last); ++s)
+    if (Error err = buildStage(staged, static_cast<Stage>(s), options))
+      return err;
+  pm = std::move(staged);
+  return Error::success();
+}
