@@ -35,9 +35,12 @@ config.substitutions.append(
 # untouched.
 tools = {
     "fly-opt": config.fly_tools_dir,
+    "fly-compile": config.fly_tools_dir,
     "FileCheck": config.llvm_tools_dir,
     "not": config.llvm_tools_dir,
     "count": config.llvm_tools_dir,
+    "llvm-objdump": config.llvm_tools_dir,
+    "llvm-readelf": config.llvm_tools_dir,
     "mlir-runner": config.llvm_tools_dir,
 }
 for name, directory in tools.items():
