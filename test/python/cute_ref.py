@@ -24,7 +24,7 @@ import numpy as np
 import pycute
 from pycute import Layout
 
-from fly_types import Basis, Tile
+from fly_types import Basis
 
 OK, REJECT, SKIP = "ok", "reject", "skip"
 # pycute accepts, CuTe's preconditions reject: fly may reject, or give

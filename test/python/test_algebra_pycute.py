@@ -23,7 +23,7 @@ import pytest
 import cute_ref as R
 import fly_runner
 from algebra_cases import AlgCase, identity_crd2idx_case, registry
-from fly_types import TypeSyntaxError, fmt_layout, fmt_tuple, parse_value, type_of
+from fly_types import TypeSyntaxError, parse_value, type_of
 from layout_gen import Gen
 
 SEED = fly_runner.seed_from_env()

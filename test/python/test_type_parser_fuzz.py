@@ -25,8 +25,8 @@ import pytest
 import pycute
 
 import fly_runner
-from fly_types import Basis, Dyn, Tile, fmt_tuple, is_static, is_valid_type, type_of
-from layout_gen import Gen, to_tile
+from fly_types import Basis, Dyn, Tile, is_valid_type, type_of
+from layout_gen import Gen
 
 SEED = fly_runner.seed_from_env()
 N_BAD = 400
