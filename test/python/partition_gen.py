@@ -74,7 +74,7 @@ def copy_atom(rng: random.Random, num_val: int, num_thr: int):
     Returns (reference atom, query keys)."""
     vbits = rng.choice([8, 16, 32, 64])
     k = rng.choice([d for d in (1, 2, 4, 8) if num_val % d == 0])
-    if rng.random() < 0.7 or num_thr % 2:
+    if rng.random() < 0.7 or num_thr & (num_thr - 1):  # multi-thread atoms: 2^k threads
         return P.universal_copy(vbits * k, vbits), f"copy_bits={vbits * k} value_bits={vbits}"
     t = rng.choice([d for d in (2, 4) if num_thr % d == 0])
     src = _bits(t, k, vbits, rng.random() < 0.5)

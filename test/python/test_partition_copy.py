@@ -76,9 +76,8 @@ class CopyCase:
         reference rejects the input."""
         try:
             frg = self.ref.tidfrg(side, self.tensor)
-            layout, _ = P.slice_and_offset(frg, (0, None, P.stars(frg.shape[2])))
-            offsets = [self.ref.partition(side, self.tensor, t)[1] for t in range(self.num_threads)]
-            return layout, offsets
+            parts = [P.slice_and_offset(frg, (t, None, P.stars(frg.shape[2]))) for t in range(self.num_threads)]
+            return parts[0][0], [offset for _, offset in parts]
         except (AssertionError, R.Rejected, ZeroDivisionError, IndexError):
             return None
 
@@ -140,34 +139,50 @@ def test_layout_tv_matches_reference():
     report(failures, "make_layout_tv")
 
 
-def test_layout_tv_is_a_bijection_onto_the_tile():
-    """Every element of the tile belongs to exactly one (thread, value), and
-    thread t's values lie where the thread layout puts t, raked by the value
-    layout (CuTe's docs: raked_product(thr, val))."""
-    rng = random.Random(f"{SEED}/layout_tv_bijection")
-    cases = [(G.thr_layout(rng), G.val_layout(rng, 2)) for _ in range(100)]
+def mode_coords(layout: Layout, rank: int):
+    """{layout(c): c} for a bijective layout, c one integer per top-level
+    mode (rank-padded), and the mode sizes."""
+    lay = R.append_rank(layout, rank)
+    sizes = [P.size(lay[i]) for i in range(rank)]
+    inverse = {}
+    for j in range(P.size(lay)):
+        crd, r = [], j
+        for s in sizes:
+            crd.append(r % s)
+            r //= s
+        inverse[lay(j)] = crd
+    return inverse, sizes
+
+
+def test_layout_tv_rakes_values_inside_threads():
+    """CuTe's docs: thread t's values form a val-shaped block at the thread's
+    coordinate times the val shape (raked_product(thr, val)); the
+    layout_tv is a bijection (thread, value) -> tile."""
+    rng = random.Random(f"{SEED}/layout_tv_raked")
+    cases = [(G.thr_layout(rng), G.val_layout(rng, rng.choice([1, 2]))) for _ in range(100)]
     answers = Q.run(f"layout_tv thr={Q.layout_text(t)} val={Q.layout_text(v)}" for t, v in cases)
     failures = []
     for (thr, val), ans in zip(cases, answers):
-        tv = ans.layout("layout_tv")
-        tiler = Q.parse_tuple(ans["tiler"])
-        nt, nv = P.size(thr), P.size(val)
-        image = sorted(R.evaluate(tv))
-        if image != list(range(R.size_of(tiler))) or P.size(tv) != nt * nv:
-            failures.append(f"thr={thr} val={val}: layout_tv {tv} is not a bijection onto {tiler}")
+        where = f"thr={Q.layout_text(thr)} val={Q.layout_text(val)}"
+        if not ans.ok:
+            failures.append(f"{where}: rejected: {ans.error}")
             continue
-        # Tile coordinate of (t, v): thr coordinate * val shape + val coordinate.
-        thr2, val2 = R.append_rank(thr, 2), R.append_rank(val, 2)
-        vshape = [P.size(val2[i]) for i in range(len(val2))]
-        tshape = tuple(R.size_of(s) for s in R.modes_shape(tiler)) if hasattr(R, "modes_shape") else tiler
+        tv, tiler = ans.layout("layout_tv"), Q.parse_tuple(ans["tiler"])
+        r = max(len(thr), len(val))
+        thr_inv, tsizes = mode_coords(thr, r)
+        val_inv, vsizes = mode_coords(val, r)
+        if list(tiler if isinstance(tiler, tuple) else (tiler,)) != [t * v for t, v in zip(tsizes, vsizes)]:
+            failures.append(f"{where}: tiler {tiler}")
+            continue
+        nt = P.size(thr)
         for t in range(nt):
-            tc = [_coord_of(thr2[i], t, thr2) for i in range(len(thr2))]
-            for v in range(nv):
-                vc = [_coord_of(val2[i], v, val2) for i in range(len(val2))]
-                want = [tc[i] * vshape[i] + vc[i] for i in range(len(tc))]
-                got = _unflat(tv(t + nt * v), tshape)
-                if list(got[: len(want)]) != want:
-                    failures.append(f"thr={thr} val={val}: (t={t}, v={v}) at {got}, expected {want}")
+            for v in range(P.size(val)):
+                index, scale = 0, 1
+                for i in range(r):
+                    index += (val_inv[v][i] + vsizes[i] * thr_inv[t][i]) * scale
+                    scale *= tsizes[i] * vsizes[i]
+                if tv(t + nt * v) != index:
+                    failures.append(f"{where}: (t={t}, v={v}) -> {tv(t + nt * v)}, expected {index}")
                     break
             else:
                 continue
@@ -175,17 +190,227 @@ def test_layout_tv_is_a_bijection_onto_the_tile():
     report(failures, "layout_tv semantics")
 
 
-def _coord_of(mode: Layout, idx: int, full: Layout) -> int:
-    """The 1-D coordinate within `mode` of the coordinate where the (compact,
-    bijective) layout `full` takes the value idx."""
-    n = P.size(full)
-    for i in range(n):
-        if full(i) == idx:
-            crd = pycute_idx2crd(i, full.shape)
-            k = R.modes(full).index(mode) if False else None
-            return crd
-    raise AssertionError
+# ----------------------------------------------------------------------------
+# TiledCopy partition_S / partition_D
+# ----------------------------------------------------------------------------
 
 
-def pycute_idx2crd(i, shape):
-    raise NotImplementedError
+def test_partition_matches_reference():
+    cases = copy_cases("copy_partition")
+    jobs = [(c, side, c.reference(side)) for c in cases for side in "SD"]
+    valid = [j for j in jobs if j[2] is not None]
+    assert len(valid) >= 0.8 * len(jobs), f"only {len(valid)} of {len(jobs)} cases valid (seed {SEED})"
+    answers = Q.run(c.query(side) for c, side, _ in valid)
+    failures = []
+    for (case, side, ref), ans in zip(valid, answers):
+        problems = check_partition(case, side, ans, ref)
+        if problems:
+            failures.append(f"{case} side={side}: " + "; ".join(problems) + f"\n  query: {ans.query}")
+    report(failures, "partition")
+
+
+def test_partition_covers_tensor_once():
+    """With bijective thread, value and tensor layouts, the threads'
+    partitions cover every element of the tensor exactly once."""
+    rng = random.Random(f"{SEED}/copy_cover")
+    cases = []
+    for _ in range(60):
+        c = CopyCase(rng)
+        c.tensor = Layout(c.tensor.shape, G.Gen(rng).stride(c.tensor.shape, rng.choice(["compact", "perm"])))
+        cases.append(c)
+    answers = Q.run(c.query(side) for c in cases for side in "SD")
+    failures = []
+    for i, ans in enumerate(answers):
+        case = cases[i // 2]
+        if not ans.ok:
+            failures.append(f"{case}: rejected: {ans.error}")
+            continue
+        values = R.evaluate(ans.layout())
+        seen = sorted(o + int(v) for o in Q.parse_offsets(ans["offsets"]) for v in values)
+        if seen != list(range(P.size(case.tensor))):
+            failures.append(f"{case}: the partitions do not cover the tensor exactly once")
+    report(failures, "coverage")
+
+
+def test_partition_dynamic_thread_index():
+    """A dynamic thread index: the same static layout, a dynamic offset
+    whose divisor divides every thread's offset, and an emitted expression
+    that evaluates to each thread's offset."""
+    cases = copy_cases("copy_dynamic", 80)
+    jobs = [(c, side) for c in cases for side in "SD" if c.reference(side) is not None]
+    answers = Q.run(q for c, side in jobs for q in (c.query(side), c.query(side, "?")))
+    failures = []
+    for k, (case, side) in enumerate(jobs):
+        static, dynamic = answers[2 * k], answers[2 * k + 1]
+        where = f"{case} side={side}"
+        if not (static.ok and dynamic.ok):
+            failures.append(f"{where}: rejected: {static.error or dynamic.error}")
+            continue
+        offsets = Q.parse_offsets(static["offsets"])
+        if dynamic["layout"] != static["layout"]:
+            failures.append(f"{where}: layout {dynamic['layout']} with a dynamic index, {static['layout']} static")
+        m = re.fullmatch(r"\?(?:\{div=(\d+)\})?", dynamic["offset"])
+        if len(set(offsets)) > 1 and not m:
+            failures.append(f"{where}: offset {dynamic['offset']} is not a dynamic i32")
+            continue
+        div = int(m.group(1)) if m and m.group(1) else 1
+        if any(o % div for o in offsets):
+            failures.append(f"{where}: divisor {div} does not divide the offsets {offsets[:8]}...")
+        expr = dynamic["expr"]
+        got = [eval(expr, {}, {"t": t}) for t in range(case.num_threads)]  # noqa: S307 (our own tool's output)
+        if got != offsets:
+            bad = next(t for t in range(len(got)) if got[t] != offsets[t])
+            failures.append(f"{where}: expression {expr} gives {got[bad]} for thread {bad}, expected {offsets[bad]}")
+    report(failures, "dynamic thread index")
+
+
+def test_docs_example_tiled_copy_128x32():
+    """CuTe's TiledCopy docs: make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,
+    float>, Layout<Shape<_32,_8>, Stride<_8,_1>>, Layout<Shape<_4,_1>>): a
+    128x8 tile, thread t = 8*m + n holds rows 4m..4m+3 of column n; on a
+    128x32 column-major tensor each thread copies 4 such tiles along N."""
+    keys = "copy_bits=32 value_bits=32 thr=(32,8):(8,1) val=(4,1):(1,0)"
+    tensor = "(128,32):(1,128)"
+    info, part, dyn = Q.run(
+        [
+            f"copy_info {keys}",
+            f"copy_partition {keys} side=S tensor={tensor} thr_idx=all num_threads=256",
+            f"copy_partition {keys} side=D tensor={tensor} thr_idx=?",
+        ]
+    )
+    assert info.ok and info["size"] == "256" and info["tiler"] == "[128|8]", info
+    assert part.ok, part.error
+    layout = part.layout()
+    # ((AtomVal,RestVal), RestM, RestN) = ((1,4), 1, 4)
+    assert profile(layout) == ((1, 4), 1, 4)
+    offsets = Q.parse_offsets(part["offsets"])
+    for t in range(256):
+        m, n = t // 8, t % 8
+        want = sorted((4 * m + v) + 128 * (n + 8 * j) for v in range(4) for j in range(4))
+        got = sorted(offsets[t] + int(x) for x in R.evaluate(layout))
+        assert got == want, f"thread {t}: {got} != {want}"
+    assert dyn.ok and dyn["layout"] == part["layout"] and dyn["offset"] == "?{div=4}", dyn
+
+
+def test_vectorized_atom_takes_whole_value_mode():
+    """UniversalCopy<uint128_t> of floats: 4 values per atom call, so the
+    value mode is ((4),(1)): one atom value block per thread and tile."""
+    keys = "copy_bits=128 value_bits=32 thr=(32,8):(8,1) val=(4,1):(1,0)"
+    (ans,) = Q.run([f"copy_partition {keys} side=S tensor=(128,32):(1,128) thr_idx=9"])
+    assert ans.ok, ans.error
+    assert profile(ans.layout()) == ((4, 1), 1, 4)
+    assert ans["offset"] == str(128 * 1 + 4 * 1)
+
+
+# ----------------------------------------------------------------------------
+# retile
+# ----------------------------------------------------------------------------
+
+
+def test_retile_matches_reference():
+    cases = copy_cases("copy_retile", 150)
+    jobs = []
+    for c in cases:
+        ref = c.reference("D")
+        if ref is None:
+            continue
+        frag = P.fragment_like(ref[0])
+        # Retile a register fragment holding V values per thread (all the
+        # thread's values of a tile, or one atom's worth).
+        jobs.append((c, frag))
+    answers = Q.run(f"retile {c.keys} fragment={Q.layout_text(f)}" for c, f in jobs)
+    failures = []
+    for (case, frag), ans in zip(jobs, answers):
+        try:
+            want = case.ref.retile(frag)
+        except (AssertionError, R.Rejected, ZeroDivisionError, IndexError):
+            continue
+        if not ans.ok:
+            failures.append(f"{case} fragment={frag}: rejected: {ans.error}")
+            continue
+        got = ans.layout()
+        if not same_function(got, want) or profile(got) != profile(want):
+            failures.append(f"{case} fragment={frag}: {Q.layout_text(got)} != reference {Q.layout_text(want)}")
+        # A fragment made like this copy's partition is its own retiling.
+        if not same_function(got, frag):
+            failures.append(f"{case} fragment={frag}: retile changed the fragment to {Q.layout_text(got)}")
+    report(failures, "retile")
+
+
+# ----------------------------------------------------------------------------
+# copy as atom calls
+# ----------------------------------------------------------------------------
+
+
+def test_copy_plan_matches_reference():
+    """copy(atom, partition_S(t), fragment): the atom calls, their value
+    slices and offsets, in CuTe's order."""
+    cases = copy_cases("copy_plan", 150)
+    jobs = []
+    for c in cases:
+        ref = c.reference("S")
+        if ref is not None:
+            jobs.append((c, ref[0], P.fragment_like(ref[0])))
+    atom_keys = [" ".join(w for w in c.keys.split() if w.startswith(("copy_", "value_bits"))) for c, _, _ in jobs]
+    answers = Q.run(
+        f"copy_plan {k} src={Q.layout_text(s)} dst={Q.layout_text(d)}" for k, (c, s, d) in zip(atom_keys, jobs)
+    )
+    failures = []
+    for (case, src, dst), ans in zip(jobs, answers):
+        want = P.copy_calls(case.atom, src, dst)
+        if not ans.ok:
+            failures.append(f"{case}: rejected: {ans.error}")
+            continue
+        got = Q.parse_offset_layouts(ans["list"])
+        if int(ans["calls"]) != len(want) or len(got) != len(want):
+            failures.append(f"{case}: {ans['calls']} calls, reference {len(want)}")
+            continue
+        for i, ((gs, gso), (gd, gdo)) in enumerate(got):
+            ws, wso, wd, wdo = want[i]
+            if gso != wso or gdo != wdo or not same_function(gs, ws) or not same_function(gd, wd):
+                failures.append(f"{case}: call {i}: {gs}@{gso} -> {gd}@{gdo}, reference {ws}@{wso} -> {wd}@{wdo}")
+                break
+    report(failures, "copy plan")
+
+
+def test_copy_plan_peels_nested_value_modes():
+    """A 64-bit atom on 32-bit values: ((2,2),2) is 2 slices of (2,2), each
+    two calls of 2 values."""
+    (ans,) = Q.run(["copy_plan copy_bits=64 value_bits=32 src=((2,2),2):((1,2),4) dst=((2,2),2):((1,2),4)"])
+    assert ans.ok, ans.error
+    calls = Q.parse_offset_layouts(ans["list"])
+    assert [(s[1], d[1]) for s, d in calls] == [(0, 0), (2, 2), (4, 4), (6, 6)]
+    assert all(P.size(s[0]) == 2 for s, _ in calls)
+
+
+# ----------------------------------------------------------------------------
+# Errors: reported, never a crash
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("copy_info copy_bits=128 value_bits=32 thr=(32,8):(8,1) val=(2,1):(1,0)", "values of"),
+        ("copy_info copy_bits=24 value_bits=16 thr=(32,8):(8,1) val=(4,1):(1,0)", "whole 16-bit values"),
+        ("copy_info copy_bits=32 value_bits=0 thr=(32,8):(8,1) val=(4,1):(1,0)", "must be positive"),
+        ("copy_info copy_bits=32 value_bits=32 tv=(32,4):(4,1) tiler=[32|*]", "must give a layout"),
+        ("copy_info copy_bits=32 value_bits=32 tv=128:1 tiler=[128]", "two modes"),
+        (
+            "copy_info copy_thr=2:1 copy_src=(4,32):(32,1) copy_dst=(4,32):(32,1) "
+            "copy_ref=(4,32):(32,1) value_bits=32 thr=8:1 val=1:0",
+            "threads",
+        ),
+        ("tidfrg copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=1:0 side=S tensor=64:1", "fewer modes"),
+        ("copy_partition copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=1:0 side=X tensor=(4,8):(1,4) thr_idx=0", "side"),
+        ("retile copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=(2,2):(1,2) fragment=4:1", "value mode"),
+        ("copy_plan copy_bits=32 value_bits=32 src=(1,?):(0,1) dst=(1,4):(0,1)", "dynamic size"),
+        ("copy_plan copy_bits=64 value_bits=32 src=(3,2):(1,3) dst=(3,2):(1,3)", "do not split"),
+        ("copy_plan copy_bits=32 value_bits=32 src=(1,4):(0,1) dst=(1,4,1):(0,1,0)", "different ranks"),
+        ("copy_partition thr=1:0", "missing key"),
+    ],
+)
+def test_errors_are_reported(query, message):
+    (ans,) = Q.run([query])
+    assert not ans.ok, f"accepted: {ans.values}"
+    assert message in ans.error, ans.error

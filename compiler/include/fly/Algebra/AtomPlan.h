@@ -1,0 +1,61 @@
+//===- AtomPlan.h - copy and gemm as lists of atom calls --------*- C++ -*-===//
+//
+// What CuTe's copy(atom, src, dst) and gemm(mma, D, A, B, C) do on
+// partitioned layouts, as data: the atom calls in order, each with the
+// value-mode slices it works on. The lowering turns each call into the
+// atom's instruction; the loops over the rest modes are unrolled here, so
+// the rest modes must have static sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_ALGEBRA_ATOMPLAN_H
+#define FLY_ALGEBRA_ATOMPLAN_H
+
+#include "fly/Algebra/Atom.h"
+
+#include <functional>
+
+namespace fly::algebra {
+
+/// One call of a copy atom: the source and destination values it moves,
+/// offsets relative to the origins of the tensors given to the plan.
+struct CopyCall {
+  OffsetLayout src, dst;
+};
+
+/// CuTe's copy(atom, src, dst): rank-1 layouts are one call; otherwise loop
+/// over the grouped modes 1..R-1 and call on mode 0, peeling nested value
+/// modes ((A,B) is a loop over B of calls on A) until a slice holds the
+/// atom's value count. `onCall` sees the calls in order; a failure (ranks,
+/// dynamic sizes, value counts that never match) stops the walk.
+void forEachCopyCall(Arith &ar, const CopyAtom &atom, const Layout &src,
+                     const Layout &dst,
+                     const std::function<void(const CopyCall &)> &onCall);
+std::vector<CopyCall> copyPlan(Arith &ar, const CopyAtom &atom,
+                               const Layout &src, const Layout &dst);
+
+/// One call of an MMA atom on value-mode slices of D, A, B and C, with the
+/// (m, n, k) coordinate of the call in the fragment's rest modes.
+struct MmaCall {
+  OffsetLayout d, a, b, c;
+  int64_t m = 0, n = 0, k = 0;
+};
+
+/// CuTe's gemm(mma, D, A, B, C) dispatch on the ranks:
+///   (V)     x (V)     => (V)       one call;
+///   (M)     x (N)     => (M,N)     with a unit value mode prepended;
+///   (V,M)   x (V,N)   => (V,M,N)   row-major serpentine over M and N;
+///   (M,K)   x (N,K)   => (M,N)     with a unit value mode prepended;
+///   (V,M,K) x (V,N,K) => (V,M,N)   K outermost.
+/// Each call's value modes must hold the atom's value counts
+/// (size<1> of its thread-value layouts).
+void forEachMmaCall(Arith &ar, const MmaAtom &atom, const Layout &d,
+                    const Layout &a, const Layout &b, const Layout &c,
+                    const std::function<void(const MmaCall &)> &onCall);
+std::vector<MmaCall> gemmPlan(Arith &ar, const MmaAtom &atom, const Layout &d,
+                              const Layout &a, const Layout &b,
+                              const Layout &c);
+
+} // namespace fly::algebra
+
+#endif // FLY_ALGEBRA_ATOMPLAN_H
