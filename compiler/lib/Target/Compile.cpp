@@ -14,7 +14,7 @@
 using namespace mlir;
 using namespace mlir::fly;
 
-void mlir::fly::registerFlyTargetDialects(DialectRegistry &registry) {
+void mlir::fly::registerFlyTargetInterfaces(DialectRegistry &registry) {
   registerFlyROCDLTarget(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);

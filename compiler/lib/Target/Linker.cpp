@@ -9,8 +9,11 @@
 // to its default (cl::ResetAllOptionOccurrences) and parsing its -mllvm
 // flags. In a tool that reads its options after compiling (fly-opt reads
 // its pass pipeline again for each -split-input-file chunk) that would
-// silently drop them, so the named options are unregistered while lld runs
-// and registered again afterwards.
+// silently drop them, so the named options that were given on a command
+// line are unregistered while lld runs and registered again afterwards.
+// (Options never given are at their defaults, which the reset keeps; a
+// host that sets an option's value from code rather than from a command
+// line must set it again after compiling.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +39,8 @@ llvm::Error linkError(const llvm::Twine &message) {
   return llvm::createStringError("linking the code object: " + message);
 }
 
-/// While alive, the host's named command-line options are not registered,
-/// so lld's reset of all options does not reach them.
+/// While alive, the host's named command-line options that occurred on its
+/// command line are not registered, so lld's reset does not reach them.
 class HideOptionsFromLLD {
 public:
   HideOptionsFromLLD() {
@@ -46,7 +49,8 @@ public:
       llvm::cl::Option *option = entry.second;
       // --help and friends are LLVM's own "default options": every parse
       // registers them again, so they are left alone.
-      if (!option->isDefaultOption() && seen.insert(option).second)
+      if (option->getNumOccurrences() && !option->isDefaultOption() &&
+          seen.insert(option).second)
         hidden.push_back(option);
     }
     for (llvm::cl::Option *option : hidden)

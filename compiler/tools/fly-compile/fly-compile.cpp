@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
   options.maxNumVGPRs = maxNumVGPRs;
 
   DialectRegistry registry;
-  registerFlyTargetDialects(registry); // before upstream's ROCDL target
+  registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registry.insert<FlyDialect>();
@@ -239,7 +239,7 @@ int main(int argc, char **argv) {
   if (llvm::Error err = buildStages(pm, first, last, options))
     return usageError(llvm::toString(std::move(err)));
   if (printPipeline) {
-    pm.printAsTextualPipeline(llvm::outs());
+    pm.printAsTextualPipeline(llvm::outs(), /*pretty=*/true);
     llvm::outs() << "\n";
     return 0;
   }

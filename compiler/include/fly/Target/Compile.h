@@ -7,7 +7,7 @@
 //
 // The context needs the dialects of the input, the LLVM IR translations of
 // builtin/llvm/rocdl/gpu and FlyDSL's ROCDL serializer: see
-// registerFlyTargetDialects.
+// registerFlyTargetInterfaces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +41,7 @@ struct CodeObject {
 /// serializer for `#rocdl.target` (registerFlyROCDLTarget, so call this
 /// before registerAllExtensions) and the LLVM IR translations of the
 /// builtin, llvm, rocdl and gpu dialects.
-void registerFlyTargetDialects(DialectRegistry &registry);
+void registerFlyTargetInterfaces(DialectRegistry &registry);
 
 /// Runs stages `first` through `binary` of the pipeline on `module` and
 /// returns its code objects (see collectCodeObjects).
