@@ -18,7 +18,9 @@ namespace {
 
 constexpr uint64_t KiB = 1024;
 
-const ChipInfo kChips[] = {
+// constexpr, so that it is initialized before any file's static
+// initializers read it (option help texts list the chips).
+constexpr ChipInfo kChips[] = {
     // clang-format off
     // name      family           wave  LDS/workgroup  maxWG  AGPRs  MFMA   WMMA   features
     {"gfx942",  ChipFamily::CDNA3,   64, 64 * KiB,  1024, true,  true,  false, ""},

@@ -1,0 +1,81 @@
+// The pass lists of the stages (SPEC §3), as fly-compile --print-pipeline
+// shows them, and the selection of stages on the command line.
+
+// B and C with the default options: rocdl-attach-target with the chip's
+// wave size (wave64 on CDNA, wave32 from gfx11 on), the conversions to the
+// llvm dialect with bare pointers, then gpu-module-to-binary to code objects.
+// RUN: fly-compile --chip=gfx942 --from=binary_prep --print-pipeline | FileCheck %s --check-prefixes=BC,BC942
+// RUN: fly-compile --chip=gfx1100 --from=binary_prep --print-pipeline | FileCheck %s --check-prefixes=BC,BC1100
+// BC:          builtin.module(
+// BC942-NEXT:    rocdl-attach-target{O=2 {{.*}}chip=gfx942 {{.*}}daz=false fast=false features= finite-only=false {{.*}}unsafe-math=false wave64=true},
+// BC1100-NEXT:   rocdl-attach-target{O=2 {{.*}}chip=gfx1100 {{.*}}daz=false fast=false features= finite-only=false {{.*}}unsafe-math=false wave64=false},
+// BC-NEXT:       convert-scf-to-cf{{[{].*[}]}},
+// BC-NEXT:       convert-cf-to-llvm{{[{].*[}]}},
+// BC-NEXT:       gpu-to-llvm{{[{].*}}use-bare-pointers-for-host=true use-bare-pointers-for-kernels=true},
+// BC-NEXT:       convert-vector-to-llvm{{[{].*[}]}},
+// BC-NEXT:       convert-arith-to-llvm{{[{].*[}]}},
+// BC-NEXT:       convert-func-to-llvm{{[{].*[}]}},
+// BC-NEXT:       reconcile-unrealized-casts,
+// BC-NEXT:       gpu-module-to-binary{format=fatbin {{.*}}}
+// BC-NEXT:     )
+
+// The options: the kernel attributes come first (only when asked for; the
+// VGPR budget halved on CDNA), O level and math flags go to the target,
+// debug info adds ensure-debug-info-scope-on-llvm-func at the end of B.
+// RUN: fly-compile --chip=gfx950 --stage=binary_prep --print-pipeline -O3 --waves-per-eu=3 --maxnreg=40 --fast --daz --finite-only --unsafe-math --debug-info | FileCheck %s --check-prefix=OPTS950
+// RUN: fly-compile --chip=gfx1250 --stage=binary_prep --print-pipeline -O0 --maxnreg=40 | FileCheck %s --check-prefix=OPTS1250
+// OPTS950:      builtin.module(
+// OPTS950-NEXT:   gpu.module(
+// OPTS950-NEXT:     fly-rocdl-kernel-attrs{num-vgpr=20 waves-per-eu=3}
+// OPTS950-NEXT:   ),
+// OPTS950-NEXT:   rocdl-attach-target{O=3 {{.*}}chip=gfx950 {{.*}}daz=true fast=true features= finite-only=true {{.*}}unsafe-math=true wave64=true},
+// OPTS950:        reconcile-unrealized-casts,
+// OPTS950-NEXT:   ensure-debug-info-scope-on-llvm-func{{[{].*[}]}}
+// OPTS950-NEXT: )
+// OPTS1250:      fly-rocdl-kernel-attrs{num-vgpr=40 waves-per-eu=0}
+// OPTS1250:      rocdl-attach-target{O=0 {{.*}}chip=gfx1250 {{.*}}wave64=false},
+// OPTS1250-NOT:  ensure-debug-info-scope-on-llvm-func
+
+// C alone.
+// RUN: fly-compile --chip=gfx1201 --stage=binary --print-pipeline | FileCheck %s --check-prefix=C
+// C:      builtin.module(
+// C-NEXT:   gpu-module-to-binary{format=fatbin {{.*}}}
+// C-NEXT: )
+
+// Stage A names its passes as SPEC §3 does; building it fails, naming each
+// one, while some are not registered. (This list shrinks as the Fly passes
+// land; once it is empty, check stage A's pass list here instead.)
+// RUN: not fly-compile --chip=gfx942 --print-pipeline 2>&1 | FileCheck %s --check-prefix=A
+// A: fly-compile: error: pipeline stage pre_binary: passes not registered: fly-rewrite-func-signature, fly-int-swizzle-simplify, fly-convert-atom-call-to-ssa-form, fly-promote-regmem-to-vectorssa, convert-fly-to-rocdl, fly-rocdl-cluster-attr{{$}}
+
+// Selecting stages.
+// RUN: not fly-compile --chip=gfx942 --stage=binary --from=binary_prep 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: fly-compile: error: --stage names one stage; it cannot be combined with --from/--to
+// RUN: not fly-compile --chip=gfx942 --stage=bin 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: fly-compile: error: --stage=bin: not a stage; stages: pre_binary, binary_prep or binary
+// RUN: not fly-compile --chip=gfx942 --from=binary --to=binary_prep 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER: fly-compile: error: --from=binary comes after --to=binary_prep
+// RUN: not fly-compile --chip=gfx942 --from=binary_prep -O4 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: fly-compile: error: pipeline stage binary_prep: optimization level 4 is not in 0..3
+
+// --help lists every option of the tool and nothing of LLVM's.
+// RUN: fly-compile --help | FileCheck %s --check-prefix=HELP
+// HELP:     USAGE: fly-compile [options] <input.mlir>
+// HELP:     fly-compile options:
+// HELP-DAG: -O <uint>
+// HELP-DAG: --chip=<gfx> - Target chip: gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201, gfx1250
+// HELP-DAG: --daz
+// HELP-DAG: --debug-info
+// HELP-DAG: --fast
+// HELP-DAG: --finite-only
+// HELP-DAG: --from=<stage>
+// HELP-DAG: --isa
+// HELP-DAG: --maxnreg=<uint>
+// HELP-DAG: -o <file>
+// HELP-DAG: --print-pipeline
+// HELP-DAG: --print-resources
+// HELP-DAG: --stage=<stage>
+// HELP-DAG: --to=<stage>
+// HELP-DAG: --unsafe-math
+// HELP-DAG: --waves-per-eu=<uint>
+// HELP-NOT: --amdgpu
