@@ -148,8 +148,8 @@ llvm::Expected<std::pair<Stage, Stage>> selectedStages() {
   return std::pair{first, last};
 }
 
-/// -o for code object `index` of `count`: the name itself for a single
-/// object, else <stem>.<module><ext>.
+/// Where -o puts `object`, one of `count` code objects: the -o path itself
+/// when there is one, else <stem>.<module><ext>.
 std::string objectPath(const CodeObject &object, size_t count) {
   if (count == 1)
     return outputFile;
