@@ -18,18 +18,10 @@ int64_t staticSize(const IntTuple &shape) {
   return n;
 }
 
-/// A (thread, value) layout of an atom: static, integer strides, two modes.
+/// A (thread, value) layout of an atom: an index map with two modes.
 bool checkAtomTV(Arith &ar, const Layout &l, const std::string &what) {
-  if (!congruent(l.shape, l.stride))
-    return ar.fail(what + " " + toString(l) + ": shape and stride are not "
-                          "congruent");
-  if (!isStatic(l.shape) || !isStatic(l.stride) || hasNone(l.shape) ||
-      hasNone(l.stride))
-    return ar.fail(what + " " + toString(l) + " must be static");
-  for (const Int &d : leaves(l.stride))
-    if (d.isBasis() || d.value() < 0)
-      return ar.fail(what + " " + toString(l) +
-                     " must have non-negative integer strides");
+  if (!verifyIndexLayout(ar, l, what))
+    return false;
   if (l.shape.isLeaf() || l.rank() != 2)
     return ar.fail(what + " " + toString(l) +
                    " must have two modes, (thread, value)");
@@ -48,13 +40,59 @@ bool checkThreads(Arith &ar, const Layout &tv, const Layout &thrID,
 }
 
 bool checkThrID(Arith &ar, const Layout &thrID) {
-  if (!congruent(thrID.shape, thrID.stride) || !isStatic(thrID.shape) ||
-      !isStatic(thrID.stride) || hasNone(thrID.shape) || hasNone(thrID.stride))
-    return ar.fail("atom thread id layout " + toString(thrID) +
-                   " must be static");
-  return true;
+  return verifyIndexLayout(ar, thrID, "atom thread id layout");
 }
 } // namespace
+
+bool verifyLayout(Arith &ar, const Layout &l, const std::string &what,
+                  bool mustBeStatic) {
+  if (ar.failed())
+    return false;
+  if (!congruent(l.shape, l.stride))
+    return ar.fail(what + " " + toString(l) +
+                   ": shape and stride are not congruent");
+  for (const Int &s : leaves(l.shape))
+    if (s.isNone() || s.isBasis() || (s.isStatic() && s.value() <= 0))
+      return ar.fail(what + " " + toString(l) +
+                     " needs positive integer sizes");
+  for (const Int &d : leaves(l.stride))
+    if (d.isNone())
+      return ar.fail(what + " " + toString(l) + " has a '*' stride");
+  if (mustBeStatic && (!isStatic(l.shape) || !isStatic(l.stride)))
+    return ar.fail(what + " " + toString(l) + " must be static");
+  size(ar, l); // reports a size that overflows
+  return !ar.failed();
+}
+
+bool verifyIndexLayout(Arith &ar, const Layout &l, const std::string &what) {
+  if (!verifyLayout(ar, l, what, /*mustBeStatic=*/true))
+    return false;
+  for (const Int &d : leaves(l.stride))
+    if (d.isBasis() || d.value() < 0)
+      return ar.fail(what + " " + toString(l) +
+                     " must have non-negative integer strides");
+  // Thread, value and tile counts are small; bounding them keeps every
+  // product of the partitioning algebra far from int64 overflow.
+  constexpr int64_t kMaxIndex = int64_t(1) << 24;
+  Int co = cosize(ar, l);
+  if (size(ar, l).value() > kMaxIndex || co.value() > kMaxIndex)
+    return ar.fail(what + " " + toString(l) + " spans more than 2^24 "
+                   "indices");
+  return true;
+}
+
+bool verifyTileModes(Arith &ar, const std::vector<Tile::Mode> &modes,
+                     const std::string &what) {
+  for (const Tile::Mode &m : modes) {
+    if (m.kind == Tile::Mode::Kind::Layout &&
+        !verifyIndexLayout(ar, m.layout, what))
+      return false;
+    if (m.kind == Tile::Mode::Kind::Nested &&
+        !verifyTileModes(ar, m.nested, what))
+      return false;
+  }
+  return true;
+}
 
 //===----------------------------------------------------------------------===//
 // Copy atoms
@@ -79,6 +117,8 @@ CopyTraits universalCopyTraits(Arith &ar, int64_t bits) {
 }
 
 CopyAtom makeCopyAtom(Arith &ar, const CopyTraits &traits, int64_t valueBits) {
+  if (ar.failed())
+    return {};
   if (valueBits <= 0) {
     ar.fail("copy atom: element width must be positive, not " +
             std::to_string(valueBits) + " bits");
@@ -143,6 +183,8 @@ const Layout &atomLayoutTV(const MmaAtom &atom, MmaOperand op) {
 
 MmaAtom makeMmaAtom(Arith &ar, IntTuple shapeMNK, Layout thrID, Layout layoutA,
                     Layout layoutB, Layout layoutC) {
+  if (ar.failed())
+    return {};
   if (shapeMNK.isLeaf() || shapeMNK.rank() != 3 || !isStatic(shapeMNK) ||
       hasNone(shapeMNK) || depth(shapeMNK) != 1) {
     ar.fail("MMA atom shape " + toString(shapeMNK) +
@@ -191,7 +233,29 @@ MmaAtom universalFMA(Arith &ar) {
 // Helpers of partitioning
 //===----------------------------------------------------------------------===//
 
+Layout rightInverseSkippingBroadcast(Arith &ar, const Layout &l) {
+  // Give each broadcast mode a stride no inverse reaches: the inverse only
+  // ever continues at shape * stride of a mode it took, which is below
+  // sum(shape * |stride|) + 1.
+  int64_t unreachable = 1;
+  if (congruent(l.shape, l.stride)) {
+    std::vector<Int> shape = leaves(l.shape), stride = leaves(l.stride);
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (!shape[i].isStatic() || !stride[i].isStatic())
+        return rightInverse(ar, l); // it reports the dynamic leaf
+      unreachable += shape[i].value() * std::abs(stride[i].value());
+    }
+  }
+  IntTuple stride = transformLeaves(l.stride, [&](const Int &d) {
+    return d.isStaticValue(0) ? Int(unreachable) : d;
+  });
+  return rightInverse(ar, Layout(l.shape, stride));
+}
+
 LayoutTV makeLayoutTV(Arith &ar, const Layout &thr, const Layout &val) {
+  if (!verifyIndexLayout(ar, thr, "thread layout") ||
+      !verifyIndexLayout(ar, val, "value layout"))
+    return {};
   // (m, n) -> (thread, value) index, threads innermost.
   Layout layoutMN = rakedProduct(ar, thr, val);
   if (ar.failed())
@@ -199,8 +263,15 @@ LayoutTV makeLayoutTV(Arith &ar, const Layout &thr, const Layout &val) {
   // (thread, value) -> (m, n) index.
   Layout tvShape = makeLayout(
       ar, IntTuple::tuple({IntTuple(size(ar, thr)), IntTuple(size(ar, val))}));
-  Layout layoutTV = composition(ar, rightInverse(ar, layoutMN), tvShape);
+  Layout layoutTV =
+      composition(ar, rightInverseSkippingBroadcast(ar, layoutMN), tvShape);
   return {productEach(ar, layoutMN.shape), layoutTV};
+}
+
+IntTuple starsLike(const IntTuple &shape) {
+  if (shape.isLeaf())
+    return Int::none();
+  return IntTuple::tuple(std::vector<IntTuple>(shape.rank(), Int::none()));
 }
 
 static std::vector<Tile::Mode> tileModesOf(const IntTuple &shape) {
@@ -250,6 +321,8 @@ IntTuple shapeOfTile(Arith &ar, const Tile &tile) {
 }
 
 Layout makeFragmentLike(Arith &ar, const Layout &l) {
+  if (!verifyLayout(ar, l, "make_fragment_like:"))
+    return Layout();
   unsigned r = l.rank();
   if (r > 1 && l.shape.isTuple() && isStatic(l.shape)) {
     Layout first = makeLayout(ar, l.shape[0]);

@@ -54,6 +54,16 @@ std::optional<int64_t> staticSize(Arith &ar, const Layout &l,
   return n.value();
 }
 
+bool checkOperands(Arith &ar, std::initializer_list<const Layout *> ls,
+                   const char *what) {
+  if (ar.failed())
+    return false;
+  for (const Layout *l : ls)
+    if (!verifyLayout(ar, *l, std::string(what) + ":"))
+      return false;
+  return true;
+}
+
 IntTuple coordinate(std::initializer_list<IntTuple> modes) {
   return IntTuple::tuple(modes);
 }
@@ -218,7 +228,8 @@ struct MmaWalk {
 void forEachCopyCall(Arith &ar, const CopyAtom &atom, const Layout &src,
                      const Layout &dst,
                      const std::function<void(const CopyCall &)> &onCall) {
-  CopyWalk{ar, atom, onCall}.copy({src, 0}, {dst, 0});
+  if (checkOperands(ar, {&src, &dst}, "copy"))
+    CopyWalk{ar, atom, onCall}.copy({src, 0}, {dst, 0});
 }
 
 std::vector<CopyCall> copyPlan(Arith &ar, const CopyAtom &atom,
@@ -232,7 +243,8 @@ std::vector<CopyCall> copyPlan(Arith &ar, const CopyAtom &atom,
 void forEachMmaCall(Arith &ar, const MmaAtom &atom, const Layout &d,
                     const Layout &a, const Layout &b, const Layout &c,
                     const std::function<void(const MmaCall &)> &onCall) {
-  MmaWalk{ar, atom, onCall}.gemm({d, 0}, {a, 0}, {b, 0}, {c, 0}, 0);
+  if (checkOperands(ar, {&d, &a, &b, &c}, "gemm"))
+    MmaWalk{ar, atom, onCall}.gemm({d, 0}, {a, 0}, {b, 0}, {c, 0}, 0);
 }
 
 std::vector<MmaCall> gemmPlan(Arith &ar, const MmaAtom &atom, const Layout &d,

@@ -19,16 +19,14 @@ bool hasKeepMode(const std::vector<Tile::Mode> &modes) {
   return false;
 }
 
-IntTuple starsLike(const IntTuple &shape) {
-  if (shape.isLeaf())
-    return Int::none();
-  return IntTuple::tuple(std::vector<IntTuple>(shape.rank(), Int::none()));
-}
-
-bool checkCongruent(Arith &ar, const Layout &l, const char *what) {
-  if (!congruent(l.shape, l.stride))
-    return ar.fail(std::string(what) + ": shape and stride of " +
-                   toString(l) + " are not congruent");
+/// A tiled copy made by makeTiledCopy (a failed one is rejected here,
+/// before its empty fields are indexed).
+bool checkTiledCopy(Arith &ar, const TiledCopy &copy) {
+  if (ar.failed())
+    return false;
+  if (copy.tiler.modes.empty() || copy.layoutTV.shape.isLeaf() ||
+      copy.layoutTV.rank() != 2 || copy.atom.valRef.shape.isLeaf())
+    return ar.fail("not a tiled copy made by make_tiled_copy");
   return true;
 }
 
@@ -46,11 +44,16 @@ bool checkMultiple(Arith &ar, const Int &total, const Int &n,
 
 TiledCopy makeTiledCopy(Arith &ar, const CopyAtom &atom,
                         const Layout &layoutTV, const Tile &tiler) {
-  if (!checkCongruent(ar, layoutTV, "make_tiled_copy"))
+  if (!verifyIndexLayout(ar, layoutTV,
+                         "make_tiled_copy: the thread-value layout"))
     return {};
   if (layoutTV.shape.isLeaf() || layoutTV.rank() != 2) {
     ar.fail("make_tiled_copy: the thread-value layout " + toString(layoutTV) +
             " must have two modes, (thread, value)");
+    return {};
+  }
+  if (atom.valRef.shape.isLeaf()) {
+    ar.fail("make_tiled_copy: not a copy atom made by make_copy_atom");
     return {};
   }
   if (tiler.modes.empty() || hasKeepMode(tiler.modes)) {
@@ -58,6 +61,8 @@ TiledCopy makeTiledCopy(Arith &ar, const CopyAtom &atom,
             " must give a layout for every mode");
     return {};
   }
+  if (!verifyTileModes(ar, tiler.modes, "make_tiled_copy: the tiler"))
+    return {};
   Int thr = size(ar, layoutTV[0]), val = size(ar, layoutTV[1]);
   if (!checkMultiple(ar, thr, atom.numThreads(),
                      "make_tiled_copy: threads of " + toString(layoutTV) +
@@ -89,12 +94,15 @@ TiledCopy makeTiledCopyFor(Arith &ar, const CopyAtom &atom,
 }
 
 Int tiledCopySize(Arith &ar, const TiledCopy &copy) {
+  if (!checkTiledCopy(ar, copy))
+    return Int(0);
   return size(ar, copy.layoutTV[0]);
 }
 
 Layout tidfrg(Arith &ar, const TiledCopy &copy, CopySide side,
               const Layout &tensor) {
-  if (!checkCongruent(ar, tensor, "tiled copy partition"))
+  if (!checkTiledCopy(ar, copy) ||
+      !verifyLayout(ar, tensor, "tiled copy partition:"))
     return Layout();
   if (tensor.rank() < copy.tiler.modes.size()) {
     ar.fail("tiled copy partition: " + toString(tensor) + " has fewer modes "
@@ -104,7 +112,8 @@ Layout tidfrg(Arith &ar, const TiledCopy &copy, CopySide side,
   const CopyAtom &atom = copy.atom;
   // (side thread, side value) -> (ref thread, ref value) of the atom.
   const Layout &sideTV = side == CopySide::Src ? atom.valSrc : atom.valDst;
-  Layout refToSide = composition(ar, rightInverse(ar, atom.valRef), sideTV);
+  Layout refToSide =
+      composition(ar, rightInverseSkippingBroadcast(ar, atom.valRef), sideTV);
   // ((atom_tid,atom_val),(rest_tid,rest_val)) -> tile index; the atom's
   // threads are the first ones of each group of the tiled threads.
   Tile atomShape = tileOfShape(
@@ -141,7 +150,7 @@ OffsetLayout partition(Arith &ar, const TiledCopy &copy, CopySide side,
 }
 
 Layout retile(Arith &ar, const TiledCopy &copy, const Layout &fragment) {
-  if (!checkCongruent(ar, fragment, "retile"))
+  if (!checkTiledCopy(ar, copy) || !verifyLayout(ar, fragment, "retile:"))
     return Layout();
   unsigned rank = fragment.rank();
   if (fragment.shape.isLeaf() || rank < copy.tiler.modes.size() + 1) {
@@ -157,14 +166,17 @@ Layout retile(Arith &ar, const TiledCopy &copy, const Layout &fragment) {
     return Layout();
   }
   // (m,n) -> index in the (thread, value) domain of the tiled copy.
-  Layout tileToTV = composition(ar, rightInverse(ar, copy.layoutTV),
-                                makeLayout(ar, shapeOfTile(ar, copy.tiler)));
+  Layout tileToTV =
+      composition(ar, rightInverseSkippingBroadcast(ar, copy.layoutTV),
+                  makeLayout(ar, shapeOfTile(ar, copy.tiler)));
   // (m,n) -> value block: the shape and order of a thread's values in
   // units of V (CuTe's upcast<NumThr * V>).
   Layout frgMN = recastLayout(ar, tileToTV, 1, thr.value() * v.value());
   // (atom_vals, rest_vals) -> (v,m,n)
   Layout frgV = logicalDivide(
-      ar, logicalProduct(ar, makeLayout(ar, v), rightInverse(ar, frgMN)),
+      ar,
+      logicalProduct(ar, makeLayout(ar, v),
+                     rightInverseSkippingBroadcast(ar, frgMN)),
       Layout(copy.atom.numValues(), 1));
   if (ar.failed())
     return Layout();

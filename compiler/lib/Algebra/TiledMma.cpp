@@ -49,17 +49,21 @@ std::optional<Int> modeSize(Arith &ar, const Tile::Mode &m) {
   return std::nullopt;
 }
 
-/// `*` in every top-level mode of `shape` (a leaf: one `*`).
-IntTuple starsLike(const IntTuple &shape) {
-  if (shape.isLeaf())
-    return Int::none();
-  return IntTuple::tuple(std::vector<IntTuple>(shape.rank(), Int::none()));
+/// A tiled MMA made by makeTiledMma (a failed one is rejected here, before
+/// its empty fields are indexed).
+bool checkTiledMma(Arith &ar, const TiledMma &mma) {
+  if (ar.failed())
+    return false;
+  if (mma.permutationMNK.modes.size() != 3 ||
+      mma.thrLayoutVMNK.shape.isLeaf() || mma.thrLayoutVMNK.rank() != 4 ||
+      mma.atom.shapeMNK.isLeaf() || mma.atom.shapeMNK.rank() != 3)
+    return ar.fail("not a tiled MMA made by make_tiled_mma");
+  return true;
 }
 
 bool checkTensor(Arith &ar, const Layout &tensor, const char *what) {
-  if (!congruent(tensor.shape, tensor.stride))
-    return ar.fail(std::string(what) + ": shape and stride of " +
-                   toString(tensor) + " are not congruent");
+  if (!verifyLayout(ar, tensor, std::string(what) + ":"))
+    return false;
   if (tensor.shape.isLeaf() || tensor.rank() < 2)
     return ar.fail(std::string(what) + ": " + toString(tensor) +
                    " needs at least two modes");
@@ -69,13 +73,11 @@ bool checkTensor(Arith &ar, const Layout &tensor, const char *what) {
 
 TiledMma makeTiledMma(Arith &ar, const MmaAtom &atom,
                       const Layout &atomLayoutMNK, const Tile *permutation) {
-  const Layout &l = atomLayoutMNK;
-  if (!congruent(l.shape, l.stride) || !isStatic(l.shape) ||
-      !isStatic(l.stride) || hasNone(l.shape) || hasNone(l.stride)) {
-    ar.fail("make_tiled_mma: the atom layout " + toString(l) +
-            " must be a static layout");
+  if (ar.failed())
     return {};
-  }
+  const Layout &l = atomLayoutMNK;
+  if (!verifyIndexLayout(ar, l, "make_tiled_mma: the atom layout"))
+    return {};
   if (l.rank() > 3) {
     ar.fail("make_tiled_mma: the atom layout " + toString(l) +
             " has more than three modes (M,N,K)");
@@ -95,6 +97,8 @@ TiledMma makeTiledMma(Arith &ar, const MmaAtom &atom,
             " has more than three modes (M,N,K)");
     return {};
   }
+  if (!verifyTileModes(ar, perm.modes, "make_tiled_mma: the permutation"))
+    return {};
   perm.modes.resize(3, keepMode());
 
   TiledMma mma{atom, makeLayout(mnk), perm, Layout()};
@@ -103,11 +107,15 @@ TiledMma makeTiledMma(Arith &ar, const MmaAtom &atom,
 }
 
 Int tiledMmaSize(Arith &ar, const TiledMma &mma) {
+  if (!checkTiledMma(ar, mma))
+    return Int(0);
   return size(ar, mma.thrLayoutVMNK);
 }
 
 Int tileSizeMNK(Arith &ar, const TiledMma &mma, int i) {
-  if (i < 0 || i > 2 || mma.thrLayoutVMNK.rank() != 4)
+  if (!checkTiledMma(ar, mma))
+    return Int(0);
+  if (i < 0 || i > 2)
     return ar.fail("tile_size_mnk: mode " + std::to_string(i) +
                    " of a tiled MMA that has modes 0..2"),
            Int(0);
@@ -119,7 +127,8 @@ Int tileSizeMNK(Arith &ar, const TiledMma &mma, int i) {
 
 Layout thrfrg(Arith &ar, const TiledMma &mma, MmaOperand op,
               const Layout &tensor) {
-  if (!checkTensor(ar, tensor, "tiled MMA partition"))
+  if (!checkTiledMma(ar, mma) ||
+      !checkTensor(ar, tensor, "tiled MMA partition"))
     return Layout();
   auto [x, y] = operandModes(op);
   // Permute: (PermX, PermY, ...).
@@ -145,6 +154,8 @@ Layout thrfrg(Arith &ar, const TiledMma &mma, MmaOperand op,
 }
 
 IntTuple threadCoordVMNK(Arith &ar, const TiledMma &mma, const Int &thrIdx) {
+  if (!checkTiledMma(ar, mma))
+    return IntTuple(0);
   const Layout &l = mma.thrLayoutVMNK;
   std::vector<IntTuple> out;
   for (unsigned i = 0; i < l.rank(); ++i) {
@@ -187,7 +198,10 @@ OffsetLayout partition(Arith &ar, const TiledMma &mma, MmaOperand op,
 
 Layout makeFragment(Arith &ar, const TiledMma &mma, MmaOperand op,
                     const Layout &partitioned) {
-  if (partitioned.shape.isLeaf() || partitioned.rank() < 3)
+  if (!checkTiledMma(ar, mma) ||
+      !checkTensor(ar, partitioned, "make_fragment"))
+    return Layout();
+  if (partitioned.rank() < 3)
     return ar.fail("make_fragment: " + toString(partitioned) +
                    " is not a partitioned layout (FrgV, X, Y, ...)"),
            Layout();
@@ -206,6 +220,8 @@ Layout makeFragment(Arith &ar, const TiledMma &mma, MmaOperand op,
 }
 
 Layout tiledLayoutTV(Arith &ar, const TiledMma &mma, MmaOperand op) {
+  if (!checkTiledMma(ar, mma))
+    return Layout();
   auto [x, y] = operandModes(op);
   Layout ref = makeLayout(ar, IntTuple::tuple({tileSizeMNK(ar, mma, x),
                                                tileSizeMNK(ar, mma, y)}));

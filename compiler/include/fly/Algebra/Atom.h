@@ -103,6 +103,10 @@ struct OffsetLayout {
   IntTuple offset = 0;
 };
 
+/// `*` in every top-level mode of `shape` (a leaf: one `*`): the slice
+/// coordinate that keeps all of them.
+IntTuple starsLike(const IntTuple &shape);
+
 /// CuTe's make_layout_tv(thr, val) (the CuTe DSL's name; C++ CuTe computes
 /// it inside make_tiled_copy): the raked product of a thread and a value
 /// layout as (thread, value) -> index in the tile, and that tile's shape.
@@ -111,6 +115,25 @@ struct LayoutTV {
   Layout layoutTV; // (size(thr), size(val)) -> tile index
 };
 LayoutTV makeLayoutTV(Arith &ar, const Layout &thr, const Layout &val);
+
+/// A layout the partitioning functions accept: congruent shape and stride,
+/// no `*` leaves, positive integer sizes (where static), and, when asked,
+/// static leaves only. Reports what is wrong, naming `what`.
+bool verifyLayout(Arith &ar, const Layout &l, const std::string &what,
+                  bool mustBeStatic = false);
+/// A thread, value or thread-value layout (an index map): verifyLayout's
+/// conditions, static, with non-negative integer strides.
+bool verifyIndexLayout(Arith &ar, const Layout &l, const std::string &what);
+/// Every layout of a tiler (permutations, copy tiles) is an index map.
+bool verifyTileModes(Arith &ar, const std::vector<Tile::Mode> &modes,
+                     const std::string &what);
+
+/// CuTe's right_inverse, which never follows a stride-0 (broadcast) mode:
+/// MMA operands' thread-value layouts broadcast A over the N threads and B
+/// over the M threads. (Layout.h's rightInverse, like pycute's, stops at
+/// the first stride that does not continue the inverse, which such a mode's
+/// 0 always is.)
+Layout rightInverseSkippingBroadcast(Arith &ar, const Layout &l);
 
 /// The tiler of a shape: one `N:1` mode per top-level mode (nested tuples
 /// give nested tilers), as CuTe uses a Shape as a Tile.
