@@ -77,8 +77,10 @@ struct FlyCanonicalize
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldStaticResults>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError("fly-canonicalize did not reach a fixpoint");
       signalPassFailure();
+    }
   }
 };
 

@@ -39,4 +39,19 @@ def FlyLayoutLowering : Pass<"fly-layout-lowering"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FlyIntSwizzleSimplify : Pass<"fly-int-swizzle-simplify"> {
+  let summary = "Pull period multiples out of swizzle xor chains";
+  let description = [{
+    A swizzle lowered to integers is `x ^ ((x & m) >> s)` (or `<< s`): it
+    reads and writes only the bits below `P`, the power of two above the
+    highest bit of `m` and of `m` shifted. If `x` is a sum in which some
+    addends are multiples of `P` (a constant, `y * c` or `y << k` with
+    `c`, `2^k` multiples of `P`), the swizzle commutes with them:
+    `swz(a + c) = swz(a) + c`. The pass rewrites the xor chain so these
+    addends are added after the swizzle, where they fold with the rest of
+    the address arithmetic (tile offsets, loop strides).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // FLY_DIALECT_FLY_TRANSFORMS_PASSES_TD
