@@ -57,7 +57,8 @@ std::vector<PassSpec> preBinaryPasses(const ::fly::target::ChipInfo &chip,
        llvm::formatv("chipset={0} index-bitwidth=0 runtime=HIP "
                      "use-bare-ptr-memref-call-conv=true",
                      chip.name)},
-      {"gpu.module", "fly-rocdl-cluster-attr", ""},
+      {"gpu.module", "fly-rocdl-cluster-attr",
+       llvm::formatv("chip={0}", chip.name)},
   };
 }
 

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fly/Dialect/Fly/Transforms/Passes.h"
+#include "fly/Dialect/FlyROCDL/Transforms/Passes.h"
 #include "fly/Pipeline/Passes.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Chip.h"
@@ -106,8 +108,7 @@ buildFlyPipeline(OpPassManager &pm, llvm::StringRef optionText,
   return success();
 }
 
-/// The upstream passes the stages name (stage A's Fly passes come from the
-/// Fly libraries).
+/// The upstream passes the stages name.
 void registerUpstreamPasses() {
   registerCanonicalizerPass();
   registerCSEPass();
@@ -130,12 +131,14 @@ void mlir::fly::registerFlyPipelines() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerUpstreamPasses();
+    registerFlyPasses();
+    registerFlyROCDLPasses();
     registerFlyPipelinePasses();
     registerPassPipeline(
         "fly-pipeline",
         "The FlyDSL pipeline (SPEC §3) or one of its stages for a chip",
         buildFlyPipeline,
-        [](function_ref<void(const detail::PassOptions &)> printOptions) {
+        [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
           printOptions(FlyPipelineOptions());
         });
   });

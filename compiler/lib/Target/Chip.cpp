@@ -3,7 +3,8 @@
 // LDS sizes are the largest allocation one workgroup may make, as LLVM's
 // AMDGPU backend enforces it (64 KiB, 160 KiB on gfx950, 320 KiB on
 // gfx1250). Wave sizes are the chips' defaults: wave64 on CDNA, wave32 on
-// gfx11 and later. No chip needs extra target features yet.
+// gfx11 and later. Workgroup clusters exist on gfx1250 only. No chip needs
+// extra target features yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,15 +23,15 @@ constexpr uint64_t KiB = 1024;
 // initializers read it (option help texts list the chips).
 constexpr ChipInfo kChips[] = {
     // clang-format off
-    // name      family           wave  LDS/workgroup  maxWG  AGPRs  MFMA   WMMA   features
-    {"gfx942",  ChipFamily::CDNA3,   64, 64 * KiB,  1024, true,  true,  false, ""},
-    {"gfx950",  ChipFamily::CDNA4,   64, 160 * KiB, 1024, true,  true,  false, ""},
-    {"gfx1100", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  ""},
-    {"gfx1101", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  ""},
-    {"gfx1102", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  ""},
-    {"gfx1200", ChipFamily::GFX12,   32, 64 * KiB,  1024, false, false, true,  ""},
-    {"gfx1201", ChipFamily::GFX12,   32, 64 * KiB,  1024, false, false, true,  ""},
-    {"gfx1250", ChipFamily::GFX1250, 32, 320 * KiB, 1024, false, false, true,  ""},
+    // name      family           wave  LDS/workgroup  maxWG  AGPRs  MFMA   WMMA   clusters features
+    {"gfx942",  ChipFamily::CDNA3,   64, 64 * KiB,  1024, true,  true,  false, false, ""},
+    {"gfx950",  ChipFamily::CDNA4,   64, 160 * KiB, 1024, true,  true,  false, false, ""},
+    {"gfx1100", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  false, ""},
+    {"gfx1101", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  false, ""},
+    {"gfx1102", ChipFamily::GFX11,   32, 64 * KiB,  1024, false, false, true,  false, ""},
+    {"gfx1200", ChipFamily::GFX12,   32, 64 * KiB,  1024, false, false, true,  false, ""},
+    {"gfx1201", ChipFamily::GFX12,   32, 64 * KiB,  1024, false, false, true,  false, ""},
+    {"gfx1250", ChipFamily::GFX1250, 32, 320 * KiB, 1024, false, false, true,  true,  ""},
     // clang-format on
 };
 

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
-#include "fly/Dialect/Fly/Transforms/Passes.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Chip.h"
 #include "fly/Target/CodeObject.h"
@@ -195,7 +194,6 @@ int writeCodeObjects(llvm::ArrayRef<CodeObject> objects) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerFlyPipelines();
-  mlir::fly::registerFlyPasses();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

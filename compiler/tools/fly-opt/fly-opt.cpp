@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
-#include "fly/Dialect/Fly/Transforms/Passes.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Compile.h"
 
@@ -18,7 +17,6 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::fly::registerFlyPasses();
   mlir::fly::registerFlyPipelines();
 
   mlir::DialectRegistry registry;

@@ -80,10 +80,8 @@ llvm::Error buildStages(OpPassManager &pm, Stage first, Stage last,
 ///    with options stage (pre_binary | binary_prep | binary | all, default
 ///    all), chip, O, debug-info, fast, daz, finite-only, unsafe-math,
 ///    waves-per-eu and maxnreg (the fields of PipelineOptions);
-///  - the passes of this library (fly-rocdl-kernel-attrs);
-///  - every upstream pass the stages name.
-/// The Fly dialect's passes are registered by their own library
-/// (mlir::fly::registerFlyPasses).
+///  - every pass the stages name: the Fly and FlyROCDL passes, the passes
+///    of this library (fly-rocdl-kernel-attrs) and the upstream ones.
 void registerFlyPipelines();
 
 } // namespace mlir::fly

@@ -40,6 +40,7 @@ struct ChipInfo {
   bool hasAGPRs;               // AGPRs, sharing one file with the VGPRs
   bool hasMFMA;                // v_mfma_* matrix instructions
   bool hasWMMA;                // v_wmma_* matrix instructions
+  bool hasClusters;            // workgroup clusters (cluster launch)
   llvm::StringRef features;    // LLVM target features; empty: the defaults
 };
 
