@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pycute import Layout
 
-from fly_types import fmt_layout, fmt_tile_body, fmt_tuple, parse_value
+from fly_types import fmt_layout, fmt_tile_body, fmt_tuple, parse_value  # noqa: F401 (parse_value: for the tests)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -289,7 +289,10 @@ def test_docs_example_tiled_copy_128x32():
         want = sorted((4 * m + v) + 128 * (n + 8 * j) for v in range(4) for j in range(4))
         got = sorted(offsets[t] + int(x) for x in R.evaluate(layout))
         assert got == want, f"thread {t}: {got} != {want}"
+    # A dynamic thread index: the same static layout at 128*n + 4*m, a
+    # multiple of 4.
     assert dyn.ok and dyn["layout"] == part["layout"] and dyn["offset"] == "?{div=4}", dyn
+    assert all(eval(dyn["expr"], {}, {"t": t}) == 128 * (t % 8) + 4 * (t // 8) for t in range(256))  # noqa: S307
 
 
 def test_vectorized_atom_takes_whole_value_mode():

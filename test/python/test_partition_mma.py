@@ -25,7 +25,7 @@ import cute_ref as R
 import fly_runner
 import partition_gen as G
 from fly_types import Tile
-from test_partition_copy import profile, report
+from test_partition_copy import CopyCase, profile, report
 
 SEED = fly_runner.seed_from_env()
 N_CASES = int(os.environ.get("FLY_PARTITION_CASES", "300"))
@@ -201,6 +201,61 @@ def test_fragments_and_layout_tv_match_reference():
         if not R.same_function(got_tv, want_tv) or profile(got_tv) != profile(want_tv):
             failures.append(f"{where}: layout_tv {Q.layout_text(got_tv)} != reference {Q.layout_text(want_tv)}")
     report(failures, "fragment / layout_tv")
+
+
+def test_partition_dynamic_tensor_strides():
+    """Tensors with a dynamic stride (`?`, the variable s1): the offset and
+    the per-thread strides, as emitted arithmetic of t and s1, equal the
+    static partition of the tensor with s1's value put in."""
+    rng = random.Random(f"{SEED}/dynamic_strides")
+    jobs = []
+    for _ in range(40):
+        copy, mma = CopyCase(rng), MmaCase(rng)
+        for kind, case, tensor, side in (
+            ("copy_partition", copy, copy.tensor, "side=S"),
+            ("mma_partition", mma, mma.tensors["C"], "operand=C"),
+        ):
+            flat = list(R.flat(tensor.stride))
+            k = rng.randrange(len(flat))
+            if flat[k] == 0:
+                continue
+            dyn = G.unflatten(["?" if i == k else d for i, d in enumerate(flat)], tensor.stride)
+            base = f"{kind} {case.keys} {side} num_threads={case.num_threads}"
+            text = f"{Q.tuple_text(tensor.shape)}:{Q.tuple_text(dyn)}"
+            jobs.append((base, text, tensor, k, case.num_threads))
+    queries = []
+    values = [3, 8, 40]
+    for base, text, tensor, k, _ in jobs:
+        queries.append(f"{base} tensor={text} thr_idx=?")
+        for v in values:
+            flat = list(R.flat(tensor.stride))
+            flat[k] = v
+            static = Layout(tensor.shape, G.unflatten(flat, tensor.stride))
+            queries.append(f"{base} tensor={Q.layout_text(static)} thr_idx=all")
+    answers = Q.run(queries)
+    failures, compared = [], 0
+    step = 1 + len(values)
+    for j, (base, text, _, _, n) in enumerate(jobs):
+        dyn, statics = answers[j * step], answers[j * step + 1 : (j + 1) * step]
+        if not dyn.ok and not any(a.ok for a in statics):
+            continue  # rejected either way (e.g. CuTe's stride divisibility)
+        if not dyn.ok or not all(a.ok for a in statics):
+            failures.append(f"{base} tensor={text}: rejected: {dyn.error or [a.error for a in statics]}")
+            continue
+        compared += 1
+        # Static strides may coalesce where dynamic ones cannot: compare the
+        # layouts as functions, the dynamic one with its strides evaluated.
+        shape = Q.parse_value(f"!fly.layout<{dyn['layout']}>").shape
+        for v, st in zip(values, statics):
+            env = {"s1": v}
+            offsets = [eval(dyn["expr"], {}, dict(env, t=t)) for t in range(n)]  # noqa: S307
+            strides = [eval(e, {}, env) for e in dyn["stride_exprs"].split(";")]  # noqa: S307
+            layout = Layout(shape, G.unflatten(strides, shape))
+            if offsets != Q.parse_offsets(st["offsets"]) or not R.same_function(layout, st.layout()):
+                failures.append(f"{base} tensor={text} with s1={v}: dynamic {dyn.values}, static {st.values}")
+                break
+    report(failures, "dynamic tensor stride")
+    assert compared >= len(jobs) // 2, f"only {compared} of {len(jobs)} cases compared (seed {SEED})"
 
 
 # ----------------------------------------------------------------------------

@@ -14,7 +14,8 @@
 //   MMA atom    mma=fma | mma_shape=(M,N,K) mma_thr= mma_a= mma_b= mma_c=
 //   tiled MMA   atom_layout= [perm=]
 //   thread      thr_idx=N | all | ?   (`?`: a dynamic index `t`; answers
-//               carry the offset as a Python expression of t)
+//               carry the offset and the flat strides as Python
+//               expressions of t and the s<k>)
 // Ops: layout_tv, copy_info, tidfrg, copy_partition, retile, mma_info,
 // mma_layout_tv, thrfrg, mma_partition, make_fragment, fragment_like,
 // copy_plan, gemm_plan. `?` leaves in layouts are dynamic values named
@@ -324,8 +325,11 @@ std::string Query::threads(
     OffsetLayout o = part(t);
     if (ar_.failed() || !o.offset.isLeaf())
       return "";
+    std::string strides;
+    for (const Int &d : leaves(o.layout.stride))
+      strides += (strides.empty() ? "" : ";") + em_.expr(d);
     return "layout=" + toString(o.layout) + " offset=" + toString(o.offset) +
-           " expr=" + em_.expr(o.offset.leaf());
+           " expr=" + em_.expr(o.offset.leaf()) + " stride_exprs=" + strides;
   }
   if (which != "all") {
     OffsetLayout o = part(Int(integer("thr_idx")));
