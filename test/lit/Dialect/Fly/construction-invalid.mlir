@@ -41,7 +41,7 @@ func.func @make_int_tuple_needs_result_type(%a: i32) {
 // -----
 
 func.func @make_shape_operand_kind(%a: f32) {
-  // expected-error @+1 {{'fly.make_shape' op operand #0 has type 'f32', not a fly algebra type or i32/i64}}
+  // expected-error @+1 {{'fly.make_shape' op operand #0 has type 'f32', not a fly type or i32/i64}}
   %0 = fly.make_shape(%a) : (f32)
   return
 }

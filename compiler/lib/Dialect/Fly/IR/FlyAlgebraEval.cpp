@@ -41,13 +41,18 @@ FailureOr<ArrayRef<int64_t>> Evaluation::getI64ArrayAttr(StringRef name) const {
 }
 
 std::string Evaluation::describeOperands() const {
-  static const char *const kKinds[] = {"int_tuple", "layout", "swizzle",
-                                       "composed_layout", "tile"};
+  static const char *const kKinds[] = {
+      "int_tuple", "layout", "swizzle", "composed_layout", "tile", "ptr",
+      /*a tensor, by its iterator*/ ""};
   static_assert(std::size(kKinds) == std::variant_size_v<AlgebraValue>);
   std::string out;
   llvm::raw_string_ostream os(out);
-  llvm::interleaveComma(
-      operands, os, [&](const AlgebraValue &v) { os << kKinds[v.index()]; });
+  llvm::interleaveComma(operands, os, [&](const AlgebraValue &v) {
+    if (const auto *tensor = std::get_if<TensorValue>(&v))
+      os << (tensor->isMemRef() ? "memref" : "coord_tensor");
+    else
+      os << kKinds[v.index()];
+  });
   return out;
 }
 
@@ -68,27 +73,65 @@ AlgebraValue mlir::fly::toAlgebraValue(Type type) {
 namespace {
 using EvaluateFn = LogicalResult (*)(Evaluation &);
 
+struct Evaluator {
+  EvaluateFn evaluate;
+  /// The op has the OnTensorLayout trait.
+  bool onTensorLayout;
+};
+
 template <typename OpTy> using EvaluateMember = decltype(&OpTy::evaluate);
+template <typename OpTy>
+constexpr bool kOnTensorLayout =
+    OpTy::template hasTrait<::mlir::OpTrait::fly::OnTensorLayout>();
 
 /// Op name -> OpTy::evaluate for the ops that have one.
-template <typename... Ops> llvm::StringMap<EvaluateFn> makeEvaluators() {
-  llvm::StringMap<EvaluateFn> table;
+template <typename... Ops> llvm::StringMap<Evaluator> makeEvaluators() {
+  llvm::StringMap<Evaluator> table;
   (
       [&] {
         if constexpr (llvm::is_detected<EvaluateMember, Ops>::value)
-          table.try_emplace(Ops::getOperationName(), &Ops::evaluate);
+          table.try_emplace(Ops::getOperationName(),
+                            Evaluator{&Ops::evaluate, kOnTensorLayout<Ops>});
       }(),
       ...);
   return table;
 }
 } // namespace
 
-static const llvm::StringMap<EvaluateFn> &evaluators() {
-  static const llvm::StringMap<EvaluateFn> table = makeEvaluators<
+static const llvm::StringMap<Evaluator> &evaluators() {
+  static const llvm::StringMap<Evaluator> table = makeEvaluators<
 #define GET_OP_LIST
 #include "fly/Dialect/Fly/IR/FlyOps.cpp.inc"
       >();
   return table;
+}
+
+bool mlir::fly::isEvaluatedByAlgebra(StringRef opName) {
+  return evaluators().contains(opName);
+}
+
+/// An OnTensorLayout op on a tensor: evaluated on the tensor's layout, after
+/// which each layout result becomes a tensor with the same iterator (CuTe's
+/// `make_tensor(t.data(), f(t.layout()))`).
+static LogicalResult evaluateOnTensorLayout(Evaluation &e,
+                                            EvaluateFn evaluate) {
+  const auto &tensor = std::get<TensorValue>(e.getOperands()[0]);
+  SmallVector<AlgebraValue, 2> operands(e.getOperands());
+  operands[0] = std::visit([](const auto &l) -> AlgebraValue { return l; },
+                           tensor.layout);
+  SmallVectorImpl<AlgebraValue> &results = e.getResults();
+  size_t first = results.size();
+  Evaluation onLayout = e.withOperands(operands);
+  if (failed(evaluate(onLayout)))
+    return failure();
+  for (AlgebraValue &result : MutableArrayRef(results).drop_front(first)) {
+    if (const auto *layout = std::get_if<algebra::Layout>(&result))
+      result = TensorValue{tensor.iterator, *layout};
+    else if (const auto *composed =
+                 std::get_if<algebra::ComposedLayout>(&result))
+      result = TensorValue{tensor.iterator, *composed};
+  }
+  return success();
 }
 
 LogicalResult mlir::fly::evaluateAlgebraOp(
@@ -100,7 +143,11 @@ LogicalResult mlir::fly::evaluateAlgebraOp(
     return emitOptionalError(loc, "'", opName,
                              "' is not an op of the layout algebra");
   Evaluation evaluation(opName, attrs, operands, resultTypes, ar, results, loc);
-  return it->second(evaluation);
+  const Evaluator &evaluator = it->second;
+  if (evaluator.onTensorLayout && !operands.empty() &&
+      std::holds_alternative<TensorValue>(operands[0]))
+    return evaluateOnTensorLayout(evaluation, evaluator.evaluate);
+  return evaluator.evaluate(evaluation);
 }
 
 LogicalResult
@@ -135,10 +182,10 @@ LogicalResult mlir::fly::detail::inferResultTypes(
     SmallVectorImpl<Type> &results) {
   SmallVector<AlgebraValue, 2> operands;
   for (auto [i, type] : llvm::enumerate(operandTypes)) {
-    if (!isAlgebraType(type) && !type.isInteger(32) && !type.isInteger(64))
+    if (!getAlgebraValue(type) && !type.isInteger(32) && !type.isInteger(64))
       return emitOptionalError(loc, "'", opName, "' op operand #", i,
                                " has type ", type,
-                               ", not a fly algebra type or i32/i64");
+                               ", not a fly type or i32/i64");
     operands.push_back(toAlgebraValue(type));
   }
 

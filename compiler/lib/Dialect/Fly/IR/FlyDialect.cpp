@@ -2,6 +2,7 @@
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectImplementation.h"
 
 using namespace mlir;
@@ -11,6 +12,7 @@ using namespace mlir::fly;
 
 void FlyDialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "fly/Dialect/Fly/IR/FlyOps.cpp.inc"

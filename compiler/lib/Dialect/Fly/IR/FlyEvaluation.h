@@ -62,7 +62,11 @@ public:
     return fail("does not accept operands (" + describeOperands() + ")");
   }
 
+  StringRef getOpName() const { return opName; }
+  DictionaryAttr getAttrs() const { return attrs; }
   ArrayRef<AlgebraValue> getOperands() const { return operands; }
+  /// The results added so far.
+  SmallVectorImpl<AlgebraValue> &getResults() const { return results; }
   /// The result types when the op exists already (empty for inference).
   ArrayRef<Type> getResultTypes() const { return resultTypes; }
   algebra::Arith &getArith() const { return ar; }
@@ -83,6 +87,12 @@ public:
     for (const algebra::Int &leaf : leaves)
       results.push_back(algebra::IntTuple(leaf));
     return success();
+  }
+
+  /// The same evaluation on other operands (which must outlive it).
+  Evaluation withOperands(ArrayRef<AlgebraValue> newOperands) const {
+    return Evaluation(opName, attrs, newOperands, resultTypes, ar, results,
+                      loc);
   }
 
   /// Required attributes; a located error if missing or of the wrong kind.
@@ -122,6 +132,11 @@ private:
   SmallVectorImpl<AlgebraValue> &results;
   std::optional<Location> loc;
 };
+
+/// `fly.slice` of a tensor: the layout is sliced and the iterator moves to
+/// the element of the fixed coordinates (FlyMemoryOps.cpp).
+TensorValue sliceTensor(algebra::Arith &ar, const TensorValue &tensor,
+                        const algebra::IntTuple &coord);
 
 /// InferTypeOpInterface::inferReturnTypes of every algebra op: evaluate on
 /// the operand types, then turn the results into verified types (i32/i64

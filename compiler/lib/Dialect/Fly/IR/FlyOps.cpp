@@ -25,7 +25,8 @@ using algebra::Layout;
 namespace mlir::fly::detail {
 
 /// Parses the call-like form. Without `-> TR`, an op that infers its result
-/// types gets them from its operand types and attributes.
+/// types gets them from its operand types and attributes; an op without
+/// results needs none.
 template <typename OpTy>
 ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
@@ -52,7 +53,10 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
     return parser.parseType(result.types.emplace_back());
   }
 
-  if constexpr (OpTy::template hasTrait<InferTypeOpInterface::Trait>()) {
+  if constexpr (OpTy::template hasTrait<OpTrait::ZeroResults>()) {
+    return success();
+  } else if constexpr (OpTy::template hasTrait<
+                           InferTypeOpInterface::Trait>()) {
     MLIRContext *ctx = parser.getContext();
     return OpTy::inferReturnTypes(ctx, result.location, result.operands,
                                   result.attributes.getDictionary(ctx),
@@ -65,7 +69,8 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
   }
 }
 
-/// Prints the call-like form, always with the result types.
+/// Prints the call-like form, with the result types unless the op never has
+/// results.
 void printCallLikeOp(OpAsmPrinter &p, Operation *op) {
   p << '(';
   p.printOperands(op->getOperands());
@@ -74,7 +79,8 @@ void printCallLikeOp(OpAsmPrinter &p, Operation *op) {
   p << " : (";
   llvm::interleaveComma(op->getOperandTypes(), p);
   p << ')';
-  p.printArrowTypeList(op->getResultTypes());
+  if (!op->hasTrait<OpTrait::ZeroResults>())
+    p.printArrowTypeList(op->getResultTypes());
 }
 
 /// %r = fly.static {attrs} : T
@@ -284,24 +290,12 @@ bool GetScalarOp::isCompatibleReturnTypes(TypeRange inferred,
           inferred[0].isInteger(32) && actual[0].isInteger(64));
 }
 
+/// The dynamic leaves in the order of getDynamicLeafTypes.
 LogicalResult GetLeavesOp::evaluate(Evaluation &e) {
-  auto dynamicLeaves = [](const IntTuple &t, std::vector<Int> &out) {
-    for (const Int &leaf : algebra::leaves(t))
-      if (leaf.isDynamic())
-        out.push_back(leaf);
-  };
-  return e(
-      [&](Arith &, const IntTuple &t) {
-        std::vector<Int> out;
-        dynamicLeaves(t, out);
-        return out;
-      },
-      [&](Arith &, const Layout &l) {
-        std::vector<Int> out;
-        dynamicLeaves(l.shape, out);
-        dynamicLeaves(l.stride, out);
-        return out;
-      });
+  auto leaves = [](Arith &, const auto &x) { return getDynamicLeaves(x); };
+  return e(typed<IntTuple>(leaves), typed<Layout>(leaves),
+           typed<algebra::ComposedLayout>(leaves), typed<algebra::Tile>(leaves),
+           typed<TensorValue>(leaves));
 }
 
 LogicalResult GetShapeOp::evaluate(Evaluation &e) {
@@ -388,10 +382,13 @@ LogicalResult PrependOp::evaluate(Evaluation &e) {
 }
 
 LogicalResult SliceOp::evaluate(Evaluation &e) {
-  return evaluateOnTupleOrLayoutAnd<IntTuple>(
-      e, [](Arith &ar, const auto &x, const IntTuple &coord) {
-        return algebra::slice(ar, coord, x);
-      });
+  auto f = [](Arith &ar, const auto &x, const IntTuple &coord) {
+    return algebra::slice(ar, coord, x);
+  };
+  return e(typed<IntTuple, IntTuple>(f), typed<Layout, IntTuple>(f),
+           [](Arith &ar, const TensorValue &tensor, const IntTuple &coord) {
+             return sliceTensor(ar, tensor, coord);
+           });
 }
 
 LogicalResult DiceOp::evaluate(Evaluation &e) {

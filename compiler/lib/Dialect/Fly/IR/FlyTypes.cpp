@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlyTypeParsing.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -60,67 +61,170 @@ algebra::Tile mlir::fly::withoutHandles(const algebra::Tile &t) {
   return out;
 }
 
+/// The pointer part of a pointer or memref type.
+static PointerValue getPointerValue(PointerType type) {
+  return PointerValue{type.getElementType(), type.getAddressSpace(),
+                      type.getAlignment()};
+}
+
+/// A layout or composed layout type's object.
+static std::variant<Layout, algebra::ComposedLayout>
+getAnyLayoutValue(Type type) {
+  if (auto composed = dyn_cast<ComposedLayoutType>(type))
+    return composed.getValue();
+  return cast<LayoutType>(type).getValue();
+}
+
 std::optional<AlgebraValue> mlir::fly::getAlgebraValue(Type type) {
   return llvm::TypeSwitch<Type, std::optional<AlgebraValue>>(type)
       .Case<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
             TileType>([](auto t) { return AlgebraValue(t.getValue()); })
+      .Case([](PointerType t) { return AlgebraValue(getPointerValue(t)); })
+      .Case([](MemTensorType t) {
+        return AlgebraValue(TensorValue{getPointerValue(t.getPointer()),
+                                        getAnyLayoutValue(t.getLayout())});
+      })
+      .Case([](CoordTensorType t) {
+        return AlgebraValue(
+            TensorValue{t.getBase().getValue(), t.getLayout().getValue()});
+      })
       .Default([](Type) { return std::nullopt; });
 }
 
 Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
                                MLIRContext *ctx, const AlgebraValue &value) {
+  auto pointerType = [&](const PointerValue &p) {
+    return PointerType::getChecked(emitError, ctx, p.elementType,
+                                   p.addressSpace, p.alignment);
+  };
+  auto layoutType = [&](const auto &l) -> Type {
+    return getCheckedType(emitError, ctx, l);
+  };
   return std::visit(
       [&](const auto &v) -> Type {
         using T = std::decay_t<decltype(v)>;
-        return TypeFor<T>::type::getChecked(emitError, ctx, v);
+        if constexpr (std::is_same_v<T, PointerValue>) {
+          return pointerType(v);
+        } else if constexpr (std::is_same_v<T, TensorValue>) {
+          Type layout = std::visit(layoutType, v.layout);
+          if (!layout)
+            return {};
+          if (const auto *p = std::get_if<PointerValue>(&v.iterator)) {
+            PointerType pointer = pointerType(*p);
+            return pointer ? MemTensorType::getChecked(emitError, ctx, pointer,
+                                                       layout)
+                           : Type();
+          }
+          auto base = IntTupleType::getChecked(
+              emitError, ctx, std::get<IntTuple>(v.iterator));
+          auto plain = dyn_cast<LayoutType>(layout);
+          if (!plain) {
+            emitError() << "a coord_tensor needs a layout, not the composed "
+                        << "layout " << layout;
+            return {};
+          }
+          return base ? CoordTensorType::getChecked(emitError, ctx, base, plain)
+                      : Type();
+        } else {
+          return TypeFor<T>::type::getChecked(emitError, ctx, v);
+        }
       },
       value);
 }
 
 bool mlir::fly::isAlgebraType(Type type) {
   return isa<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
-             TileType>(type);
+             TileType, CoordTensorType>(type);
 }
 
-/// Appends the leaves of an algebra object in the order documented at
-/// getDynamicLeafTypes.
-static void collectLeaves(const IntTuple &t, std::vector<Int> &out) {
-  std::vector<Int> ls = algebra::leaves(t);
-  out.insert(out.end(), ls.begin(), ls.end());
-}
-static void collectLeaves(const Layout &l, std::vector<Int> &out) {
-  collectLeaves(l.shape, out);
-  collectLeaves(l.stride, out);
-}
-static void collectLeaves(const algebra::Swizzle &, std::vector<Int> &) {}
-static void collectLeaves(const algebra::ComposedLayout &l,
-                          std::vector<Int> &out) {
-  if (const auto *inner = std::get_if<Layout>(&l.inner))
-    collectLeaves(*inner, out);
-  collectLeaves(l.offset, out);
-  collectLeaves(l.outer, out);
-}
-static void collectLeaves(const std::vector<algebra::Tile::Mode> &modes,
-                          std::vector<Int> &out) {
-  for (const algebra::Tile::Mode &mode : modes) {
-    if (mode.kind == algebra::Tile::Mode::Kind::Layout)
-      collectLeaves(mode.layout, out);
-    collectLeaves(mode.nested, out);
+namespace {
+/// Replaces each leaf of a value by `f(leaf)`, visiting the leaves in the
+/// order documented at getDynamicLeafTypes.
+template <typename F> struct LeafMap {
+  F &f;
+
+  IntTuple operator()(const IntTuple &t) {
+    return algebra::transformLeaves(t, f);
   }
-}
-static void collectLeaves(const algebra::Tile &t, std::vector<Int> &out) {
-  collectLeaves(t.modes, out);
+  Layout operator()(const Layout &l) {
+    IntTuple shape = (*this)(l.shape);
+    return Layout(std::move(shape), (*this)(l.stride));
+  }
+  algebra::Swizzle operator()(const algebra::Swizzle &s) { return s; }
+  algebra::ComposedLayout operator()(const algebra::ComposedLayout &l) {
+    algebra::ComposedLayout out = l;
+    if (const auto *inner = std::get_if<Layout>(&l.inner))
+      out.inner = (*this)(*inner);
+    out.offset = (*this)(l.offset);
+    out.outer = (*this)(l.outer);
+    return out;
+  }
+  void mapModes(std::vector<algebra::Tile::Mode> &modes) {
+    for (algebra::Tile::Mode &mode : modes) {
+      if (mode.kind == algebra::Tile::Mode::Kind::Layout)
+        mode.layout = (*this)(mode.layout);
+      mapModes(mode.nested);
+    }
+  }
+  algebra::Tile operator()(const algebra::Tile &t) {
+    algebra::Tile out = t;
+    mapModes(out.modes);
+    return out;
+  }
+  // A pointer is no leaf.
+  PointerValue operator()(const PointerValue &p) { return p; }
+  TensorValue operator()(const TensorValue &t) {
+    TensorValue out = t;
+    if (const auto *base = std::get_if<IntTuple>(&t.iterator))
+      out.iterator = (*this)(*base);
+    out.layout = std::visit(
+        [&](const auto &l) -> decltype(out.layout) { return (*this)(l); },
+        t.layout);
+    return out;
+  }
+};
+} // namespace
+
+template <typename F>
+static AlgebraValue mapLeaves(const AlgebraValue &value, F f) {
+  LeafMap<F> map{f};
+  return std::visit([&](const auto &v) -> AlgebraValue { return map(v); },
+                    value);
 }
 
-static std::vector<Int> allLeaves(const AlgebraValue &value) {
+std::vector<Int> mlir::fly::getLeaves(const AlgebraValue &value) {
   std::vector<Int> out;
-  std::visit([&](const auto &v) { collectLeaves(v, out); }, value);
+  mapLeaves(value, [&](const Int &leaf) {
+    out.push_back(leaf);
+    return leaf;
+  });
   return out;
 }
 
+std::vector<Int> mlir::fly::getDynamicLeaves(const AlgebraValue &value) {
+  std::vector<Int> out;
+  for (const Int &leaf : getLeaves(value))
+    if (leaf.isDynamic())
+      out.push_back(leaf);
+  return out;
+}
+
+AlgebraValue mlir::fly::bindDynamicLeaves(const AlgebraValue &value,
+                                          ArrayRef<uint32_t> handles) {
+  size_t next = 0;
+  return mapLeaves(value, [&](const Int &leaf) {
+    if (!leaf.isDynamic() || next >= handles.size())
+      return leaf;
+    return leaf.withHandle(handles[next++]);
+  });
+}
+
 bool mlir::fly::isStatic(Type type) {
+  // Pointers and memrefs carry a runtime pointer.
+  if (isa<PointerType, MemTensorType>(type))
+    return false;
   std::optional<AlgebraValue> value = getAlgebraValue(type);
-  return value && llvm::none_of(allLeaves(*value), [](const Int &leaf) {
+  return value && llvm::none_of(getLeaves(*value), [](const Int &leaf) {
            return leaf.isDynamic();
          });
 }
@@ -131,9 +235,8 @@ SmallVector<Type> mlir::fly::getDynamicLeafTypes(Type type) {
   if (!value)
     return types;
   Builder b(type.getContext());
-  for (const Int &leaf : allLeaves(*value))
-    if (leaf.isDynamic())
-      types.push_back(leaf.isWide() ? b.getI64Type() : b.getI32Type());
+  for (const Int &leaf : getDynamicLeaves(*value))
+    types.push_back(leaf.isWide() ? b.getI64Type() : b.getI32Type());
   return types;
 }
 
@@ -232,6 +335,9 @@ public:
   FailureOr<Layout> parseLayout();
   FailureOr<algebra::Swizzle> parseSwizzle();
   FailureOr<algebra::ComposedLayout> parseComposedLayout();
+  /// A layout, or a composed layout (only that if `composedOnly`).
+  FailureOr<std::variant<Layout, algebra::ComposedLayout>>
+  parseAnyLayout(bool composedOnly = false);
   FailureOr<algebra::Tile> parseTile(unsigned depth = 0);
 
   /// Fails on a pending identifier where `expected` must come.
@@ -249,6 +355,7 @@ private:
   FailureOr<Layout> parseLayoutStride(IntTuple shape, SMLoc loc);
   FailureOr<algebra::Swizzle> parseSwizzleBody(SMLoc loc);
   ParseResult parseCompose();
+  bool parseOptionalCompose();
   FailureOr<algebra::Tile::Mode> parseTileMode(unsigned depth);
   ParseResult checkNesting(unsigned depth);
 
@@ -450,23 +557,46 @@ ParseResult AlgebraParser::parseCompose() {
   return p.parseKeyword("o");
 }
 
+/// An `o` if one comes (read already after a leaf, or next).
+bool AlgebraParser::parseOptionalCompose() {
+  if (pending) {
+    if (pending->first != "o")
+      return false;
+    pending.reset();
+    return true;
+  }
+  return succeeded(p.parseOptionalKeyword("o"));
+}
+
 /// composed ::= (swizzle | layout) `o` tuple `o` layout
 FailureOr<algebra::ComposedLayout> AlgebraParser::parseComposedLayout() {
+  FailureOr<std::variant<Layout, algebra::ComposedLayout>> any =
+      parseAnyLayout(/*composedOnly=*/true);
+  if (failed(any))
+    return failure();
+  return std::get<algebra::ComposedLayout>(*any);
+}
+
+/// any_layout ::= layout | composed
+FailureOr<std::variant<Layout, algebra::ComposedLayout>>
+AlgebraParser::parseAnyLayout(bool composedOnly) {
   SMLoc loc = p.getCurrentLocation();
   algebra::ComposedLayout composed;
   if (succeeded(p.parseOptionalKeyword("S"))) {
     FailureOr<algebra::Swizzle> s = parseSwizzleBody(loc);
-    if (failed(s))
+    if (failed(s) || parseCompose())
       return failure();
     composed.inner = *s;
   } else {
     FailureOr<Layout> inner = parseLayout();
     if (failed(inner))
       return failure();
+    if (!composedOnly && !parseOptionalCompose())
+      return std::variant<Layout, algebra::ComposedLayout>(*inner);
+    if (composedOnly && parseCompose())
+      return failure();
     composed.inner = *inner;
   }
-  if (parseCompose())
-    return failure();
   FailureOr<IntTuple> offset = parseIntTuple();
   if (failed(offset) || parseCompose())
     return failure();
@@ -475,7 +605,9 @@ FailureOr<algebra::ComposedLayout> AlgebraParser::parseComposedLayout() {
   if (failed(outer))
     return failure();
   composed.outer = *outer;
-  return checked<ComposedLayoutType>(loc, composed);
+  if (failed(checked<ComposedLayoutType>(loc, composed)))
+    return failure();
+  return std::variant<Layout, algebra::ComposedLayout>(composed);
 }
 
 /// mode ::= tile | `*` | integer | layout
@@ -531,6 +663,23 @@ FailureOr<algebra::Tile> AlgebraParser::parseTile(unsigned depth) {
   if (p.parseRSquare())
     return failure();
   return tile;
+}
+
+FailureOr<IntTuple> mlir::fly::detail::parseIntTupleText(AsmParser &p) {
+  AlgebraParser parser(p);
+  FailureOr<IntTuple> value = parser.parseIntTuple();
+  if (failed(value) || failed(parser.rejectPending("',' or '>'")))
+    return failure();
+  return value;
+}
+
+FailureOr<std::variant<Layout, algebra::ComposedLayout>>
+mlir::fly::detail::parseAnyLayoutText(AsmParser &p) {
+  AlgebraParser parser(p);
+  auto value = parser.parseAnyLayout();
+  if (failed(value) || failed(parser.rejectPending("',' or '>'")))
+    return failure();
+  return value;
 }
 
 /// `<` body `>` for every algebra type; `parseBody` reads the body.

@@ -16,9 +16,13 @@
 
 namespace mlir::fly {
 
-/// The algebra value of an operand type: a fly algebra type's object, or a
-/// dynamic leaf for an i32/i64 scalar.
+/// The algebra value of an operand type: a fly type's value, or a dynamic
+/// leaf for an i32/i64 scalar.
 AlgebraValue toAlgebraValue(Type type);
+
+/// True for the ops that `evaluateAlgebraOp` knows; memory accesses,
+/// allocations and pointers from outside are not among them.
+bool isEvaluatedByAlgebra(StringRef opName);
 
 /// Evaluate the op named `opName` with attributes `attrs` on `operands`.
 /// Errors of the algebra are left in `ar`; a failure without an algebra

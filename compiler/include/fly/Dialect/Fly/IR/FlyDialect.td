@@ -20,12 +20,17 @@ def Fly_Dialect : Dialect {
     stated as a type in IR.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // fly.make_ptr and fly.ptr.to_llvm speak of LLVM pointers.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   // Inherent attributes live in the attribute dictionary, which keeps the one
   // shared custom op parser simple.
   let usePropertiesForAttributes = 0;
   let extraClassDeclaration = [{
     /// Adds the types (FlyTypes.cpp, where their storage is defined).
     void registerTypes();
+    /// Adds the attributes (FlyMemoryTypes.cpp).
+    void registerAttributes();
   }];
 }
 

@@ -27,13 +27,13 @@ defvar Fly_CallLikeAsm = [{
   }
 }];
 
-// All ops of this file are pure functions of their operands, evaluated by the
-// layout algebra: `evaluate` maps the algebra objects of the operands to
-// those of the results (FlyAlgebraEval.h). Type inference runs it on the
-// operand types, the layout lowering on values with dynamic leaves bound to
-// SSA values.
-class Fly_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Fly_Dialect, mnemonic, !listconcat([Pure], traits)> {
+// The ops of this file are pure functions of their operands (unless `pure`
+// is 0), evaluated by the layout algebra: `evaluate` maps the algebra objects
+// of the operands to those of the results (FlyAlgebraEval.h). Type inference
+// runs it on the operand types, the layout lowering on values with dynamic
+// leaves bound to SSA values.
+class Fly_Op<string mnemonic, list<Trait> traits = [], bit pure = 1>
+    : Op<Fly_Dialect, mnemonic, !listconcat(!if(pure, [Pure], []), traits)> {
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     static ::llvm::LogicalResult
@@ -46,10 +46,10 @@ class Fly_Op<string mnemonic, list<Trait> traits = []>
 // `scalarResults`: the results are i32/i64 scalars (the width of each leaf)
 // rather than fly types.
 class Fly_InferOp<string mnemonic, list<Trait> traits = [],
-                  bit scalarResults = 0>
+                  bit scalarResults = 0, bit pure = 1>
     : Fly_Op<mnemonic,
              !listconcat([DeclareOpInterfaceMethods<InferTypeOpInterface>],
-                         traits)> {
+                         traits), pure> {
   let extraClassDefinition = Fly_CallLikeAsm # [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
@@ -62,6 +62,13 @@ class Fly_InferOp<string mnemonic, list<Trait> traits = [],
           inferredReturnTypes);
     }
   }];
+}
+
+// An op CuTe also defines on tensors: given a memref or coord_tensor as its
+// first operand, it applies to the tensor's layout, and a layout result
+// becomes a tensor with the same iterator (FlyAlgebraEval.cpp).
+def Fly_OnTensorLayout : NativeOpTrait<"OnTensorLayout"> {
+  let cppNamespace = "::mlir::OpTrait::fly";
 }
 
 //===----------------------------------------------------------------------===//
@@ -179,10 +186,12 @@ def Fly_GetScalarOp : Fly_InferOp<"get_scalar", [], /*scalarResults=*/1> {
 def Fly_GetLeavesOp : Fly_InferOp<"get_leaves", [], /*scalarResults=*/1> {
   let summary = "the dynamic leaves as scalars";
   let description = [{
-    One i32/i64 result per dynamic leaf, depth-first; for a layout the shape
-    leaves come before the stride leaves.
+    One i32/i64 result per dynamic leaf, in the order of
+    `getDynamicLeafTypes` (FlyTypes.h): depth-first; a layout's shape leaves
+    before its stride leaves; a memref's layout leaves (its pointer is not a
+    leaf); a coord_tensor's base leaves, then its layout's.
   }];
-  let arguments = (ins Fly_IntTupleOrLayout:$value);
+  let arguments = (ins Fly_HasLeaves:$value);
   let results = (outs Variadic<Fly_Scalar>:$leaves);
 }
 
@@ -198,30 +207,32 @@ def Fly_GetStrideOp : Fly_InferOp<"get_stride"> {
   let results = (outs Fly_IntTuple:$result);
 }
 
-def Fly_GetOp : Fly_InferOp<"get"> {
+def Fly_GetOp : Fly_InferOp<"get", [Fly_OnTensorLayout]> {
   let summary = "the mode at a path";
-  let arguments = (ins Fly_IntTupleOrLayout:$value, DenseI64ArrayAttr:$mode);
-  let results = (outs Fly_IntTupleOrLayout:$result);
+  let arguments = (ins Fly_IntTupleLayoutOrTensor:$value,
+                       DenseI64ArrayAttr:$mode);
+  let results = (outs Fly_IntTupleLayoutOrTensor:$result);
 }
 
-def Fly_TakeOp : Fly_InferOp<"take"> {
+def Fly_TakeOp : Fly_InferOp<"take", [Fly_OnTensorLayout]> {
   let summary = "modes [begin, end)";
-  let arguments = (ins Fly_IntTupleOrLayout:$value, I64Attr:$begin,
+  let arguments = (ins Fly_IntTupleLayoutOrTensor:$value, I64Attr:$begin,
                        I64Attr:$end);
-  let results = (outs Fly_IntTupleOrLayout:$result);
+  let results = (outs Fly_IntTupleLayoutOrTensor:$result);
 }
 
-def Fly_SelectOp : Fly_InferOp<"select"> {
+def Fly_SelectOp : Fly_InferOp<"select", [Fly_OnTensorLayout]> {
   let summary = "the given modes, in the given order";
-  let arguments = (ins Fly_IntTupleOrLayout:$value, DenseI64ArrayAttr:$modes);
-  let results = (outs Fly_IntTupleOrLayout:$result);
+  let arguments = (ins Fly_IntTupleLayoutOrTensor:$value,
+                       DenseI64ArrayAttr:$modes);
+  let results = (outs Fly_IntTupleLayoutOrTensor:$result);
 }
 
-def Fly_GroupOp : Fly_InferOp<"group"> {
+def Fly_GroupOp : Fly_InferOp<"group", [Fly_OnTensorLayout]> {
   let summary = "modes [begin, end) grouped into one mode";
-  let arguments = (ins Fly_IntTupleOrLayout:$value, I64Attr:$begin,
+  let arguments = (ins Fly_IntTupleLayoutOrTensor:$value, I64Attr:$begin,
                        I64Attr:$end);
-  let results = (outs Fly_IntTupleOrLayout:$result);
+  let results = (outs Fly_IntTupleLayoutOrTensor:$result);
 }
 
 def Fly_AppendOp : Fly_InferOp<"append"> {
@@ -240,8 +251,15 @@ def Fly_PrependOp : Fly_InferOp<"prepend"> {
 
 def Fly_SliceOp : Fly_InferOp<"slice"> {
   let summary = "keep the modes where the coordinate is `*`";
-  let arguments = (ins Fly_IntTupleOrLayout:$value, Fly_IntTuple:$coord);
-  let results = (outs Fly_IntTupleOrLayout:$result);
+  let description = [{
+    On a tensor, the iterator moves to the element of the fixed part of the
+    coordinate: a memref's pointer advances by its index (and its alignment
+    drops to what that offset keeps), a coord_tensor's base by its
+    coordinate. A memref with a composed layout keeps its pointer and
+    advances the composed layout's offset instead.
+  }];
+  let arguments = (ins Fly_IntTupleLayoutOrTensor:$value, Fly_IntTuple:$coord);
+  let results = (outs Fly_IntTupleLayoutOrTensor:$result);
 }
 
 def Fly_DiceOp : Fly_InferOp<"dice"> {
@@ -295,7 +313,7 @@ def Fly_IntTupleProductEachOp : Fly_InferOp<"int_tuple_product_each"> {
 // Queries
 //===----------------------------------------------------------------------===//
 
-def Fly_SizeOp : Fly_InferOp<"size"> {
+def Fly_SizeOp : Fly_InferOp<"size", [Fly_OnTensorLayout]> {
   let summary = "the number of coordinates";
   let arguments = (ins Fly_Sizeable:$value);
   let results = (outs Fly_IntTuple:$result);
@@ -313,13 +331,13 @@ def Fly_CoshapeOp : Fly_InferOp<"coshape"> {
   let results = (outs Fly_IntTuple:$result);
 }
 
-def Fly_RankOp : Fly_InferOp<"rank"> {
+def Fly_RankOp : Fly_InferOp<"rank", [Fly_OnTensorLayout]> {
   let summary = "the number of top-level modes";
   let arguments = (ins Fly_Sizeable:$value);
   let results = (outs Fly_IntTuple:$result);
 }
 
-def Fly_DepthOp : Fly_InferOp<"depth"> {
+def Fly_DepthOp : Fly_InferOp<"depth", [Fly_OnTensorLayout]> {
   let summary = "the nesting depth";
   let arguments = (ins Fly_Sizeable:$value);
   let results = (outs Fly_IntTuple:$result);
@@ -347,18 +365,19 @@ def Fly_Idx2CrdOp : Fly_InferOp<"idx2crd"> {
 // Layout algebra
 //===----------------------------------------------------------------------===//
 
-def Fly_CoalesceOp : Fly_InferOp<"coalesce"> {
+def Fly_CoalesceOp : Fly_InferOp<"coalesce", [Fly_OnTensorLayout]> {
   let summary = "merge modes that are contiguous";
   let description = [{ With a profile, each mode of the profile coalesces
     separately. }];
-  let arguments = (ins Fly_Layout:$layout, Optional<Fly_IntTuple>:$profile);
-  let results = (outs Fly_Layout:$result);
+  let arguments = (ins Fly_LayoutOrTensor:$layout,
+                       Optional<Fly_IntTuple>:$profile);
+  let results = (outs Fly_LayoutOrTensor:$result);
 }
 
-def Fly_CompositionOp : Fly_InferOp<"composition"> {
+def Fly_CompositionOp : Fly_InferOp<"composition", [Fly_OnTensorLayout]> {
   let summary = "lhs ∘ rhs";
-  let arguments = (ins Fly_AnyLayout:$lhs, Fly_LayoutOrTile:$rhs);
-  let results = (outs Fly_AnyLayout:$result);
+  let arguments = (ins Fly_AnyLayoutOrTensor:$lhs, Fly_LayoutOrTile:$rhs);
+  let results = (outs Fly_AnyLayoutOrTensor:$result);
 }
 
 def Fly_ComplementOp : Fly_InferOp<"complement"> {
@@ -380,15 +399,21 @@ def Fly_LeftInverseOp : Fly_InferOp<"left_inverse"> {
 }
 
 // A divide or product of a layout by a layout or by-mode tile.
-class Fly_TilerOp<string mnemonic, string what> : Fly_InferOp<mnemonic> {
+class Fly_TilerOp<string mnemonic, string what, Type operand = Fly_Layout,
+                  list<Trait> traits = []>
+    : Fly_InferOp<mnemonic, traits> {
   let summary = what;
-  let arguments = (ins Fly_Layout:$layout, Fly_LayoutOrTile:$tiler);
-  let results = (outs Fly_Layout:$result);
+  let arguments = (ins operand:$layout, Fly_LayoutOrTile:$tiler);
+  let results = (outs operand:$result);
 }
-def Fly_LogicalDivideOp : Fly_TilerOp<"logical_divide", "CuTe logical_divide">;
-def Fly_ZippedDivideOp : Fly_TilerOp<"zipped_divide", "CuTe zipped_divide">;
-def Fly_TiledDivideOp : Fly_TilerOp<"tiled_divide", "CuTe tiled_divide">;
-def Fly_FlatDivideOp : Fly_TilerOp<"flat_divide", "CuTe flat_divide">;
+// The divides also tile tensors.
+class Fly_DivideOp<string mnemonic>
+    : Fly_TilerOp<mnemonic, "CuTe " # mnemonic, Fly_LayoutOrTensor,
+                  [Fly_OnTensorLayout]>;
+def Fly_LogicalDivideOp : Fly_DivideOp<"logical_divide">;
+def Fly_ZippedDivideOp : Fly_DivideOp<"zipped_divide">;
+def Fly_TiledDivideOp : Fly_DivideOp<"tiled_divide">;
+def Fly_FlatDivideOp : Fly_DivideOp<"flat_divide">;
 def Fly_LogicalProductOp
     : Fly_TilerOp<"logical_product", "CuTe logical_product">;
 def Fly_ZippedProductOp
@@ -423,5 +448,8 @@ def Fly_TileToShapeOp : Fly_InferOp<"tile_to_shape"> {
                        Optional<Fly_IntTuple>:$order);
   let results = (outs Fly_Layout:$result);
 }
+
+// Pointers, memory and tensors.
+include "fly/Dialect/Fly/IR/FlyMemoryOps.td"
 
 #endif // FLY_DIALECT_FLY_IR_FLYOPS_TD

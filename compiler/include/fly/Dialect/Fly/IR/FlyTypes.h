@@ -9,6 +9,7 @@
 #define FLY_DIALECT_FLY_IR_FLYTYPES_H
 
 #include "fly/Algebra/Layout.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 
@@ -28,16 +29,44 @@ withoutHandles(const ::fly::algebra::ComposedLayout &l);
 
 } // namespace mlir::fly
 
+#include "fly/Dialect/Fly/IR/FlyEnums.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "fly/Dialect/Fly/IR/FlyAttrs.h.inc"
 #define GET_TYPEDEF_CLASSES
 #include "fly/Dialect/Fly/IR/FlyTypes.h.inc"
 
 namespace mlir::fly {
 
-/// Any algebra object a fly type can stand for.
+/// A pointer as the evaluation sees it. Its type gives the element type,
+/// address space and alignment. The layout lowering also binds the SSA
+/// pointer it starts from (`handle`, like a dynamic leaf's) and the elements
+/// the algebra has added to it since (`offset`, an int_tuple leaf).
+struct PointerValue {
+  Type elementType;
+  Attribute addressSpace;
+  int64_t alignment = 1;
+  ::fly::algebra::IntTuple offset = 0;
+  uint32_t handle = 0;
+};
+
+/// A tensor as the evaluation sees it (CuTe's Tensor): an iterator, which is
+/// a pointer for a memref and a base coordinate for a coord_tensor, and a
+/// layout (a composed one only behind a pointer).
+struct TensorValue {
+  std::variant<PointerValue, ::fly::algebra::IntTuple> iterator;
+  std::variant<::fly::algebra::Layout, ::fly::algebra::ComposedLayout> layout;
+
+  bool isMemRef() const {
+    return std::holds_alternative<PointerValue>(iterator);
+  }
+};
+
+/// Any value a fly type can stand for: the algebra's objects, pointers and
+/// tensors.
 using AlgebraValue =
     std::variant<::fly::algebra::IntTuple, ::fly::algebra::Layout,
                  ::fly::algebra::Swizzle, ::fly::algebra::ComposedLayout,
-                 ::fly::algebra::Tile>;
+                 ::fly::algebra::Tile, PointerValue, TensorValue>;
 
 /// The fly type that holds an algebra object of C++ type `T`.
 template <typename T> struct TypeFor;
@@ -64,29 +93,51 @@ template <typename T> std::optional<T> getAlgebraValueAs(Type type) {
   return std::nullopt;
 }
 
-/// The algebra object of any fly algebra type; nullopt for other types.
+/// The value of any fly type (pointers and tensors included); nullopt for
+/// other types.
 std::optional<AlgebraValue> getAlgebraValue(Type type);
 
-/// The fly type of an algebra object, verified: on malformed input (say, a
-/// layout whose shape and stride are not congruent) reports through
-/// `emitError` and returns null.
+/// The fly type of a value, verified: on malformed input (say, a layout
+/// whose shape and stride are not congruent) reports through `emitError` and
+/// returns null. A pointer's offset and handle are not part of its type.
 Type getCheckedType(function_ref<InFlightDiagnostic()> emitError,
                     MLIRContext *ctx, const AlgebraValue &value);
 
-/// True for the types of the algebra (int_tuple, layout, swizzle,
-/// composed_layout, tile).
+/// True for the types of the algebra's values (int_tuple, layout, swizzle,
+/// composed_layout, tile, coord_tensor); false for pointers and memrefs.
 bool isAlgebraType(Type type);
 
 /// A fly algebra type all of whose leaves are static or `*`: its value
 /// carries no runtime data and `fly.static` can materialise it. False for
-/// every other type.
+/// every other type (pointers and memrefs always carry a runtime pointer).
 bool isStatic(Type type);
 
-/// The scalar type of each dynamic leaf of a fly algebra type, depth-first
-/// (i32 for `?`, i64 for `?{i64}`). A layout lists its shape leaves before
-/// its stride leaves; a composed layout its inner layout, offset, outer
-/// layout; a tile its modes in order.
+/// The scalar type of each dynamic leaf of a fly type, depth-first (i32 for
+/// `?`, i64 for `?{i64}`). A layout lists its shape leaves before its stride
+/// leaves; a composed layout its inner layout, offset, outer layout; a tile
+/// its modes in order; a memref its layout (the pointer is not a leaf); a
+/// coord_tensor its base, then its layout. `fly.get_leaves` and the layout
+/// lowering use this order.
 SmallVector<Type> getDynamicLeafTypes(Type type);
+
+/// The leaves of a value, static ones included, in the order of
+/// getDynamicLeafTypes.
+std::vector<::fly::algebra::Int> getLeaves(const AlgebraValue &value);
+/// Its dynamic leaves, in that order.
+std::vector<::fly::algebra::Int> getDynamicLeaves(const AlgebraValue &value);
+/// The value with the emitter handles of its dynamic leaves set, in that
+/// order (one handle per dynamic leaf).
+AlgebraValue bindDynamicLeaves(const AlgebraValue &value,
+                               ArrayRef<uint32_t> handles);
+
+/// The bytes one element of a pointer or memref of element type `type`
+/// occupies: integer and float types, and 1-D vectors of them, whose size is
+/// a whole number of bytes; `i1` counts as one byte. Nullopt for any other
+/// type.
+std::optional<int64_t> getElementByteSize(Type type);
+/// The alignment of an element of `bytes` bytes at a naturally aligned
+/// address: the largest power of two dividing `bytes`.
+int64_t getNaturalAlignment(int64_t bytes);
 
 } // namespace mlir::fly
 

@@ -75,6 +75,9 @@ def Fly_TileType : Fly_AlgebraType<"Tile", "tile", "::fly::algebra::Tile"> {
   }];
 }
 
+// Pointers, memrefs and coordinate tensors.
+include "fly/Dialect/Fly/IR/FlyMemoryTypes.td"
+
 //===----------------------------------------------------------------------===//
 // Type constraints used by the ops
 //===----------------------------------------------------------------------===//
@@ -98,8 +101,22 @@ def Fly_IntTupleOrLayout : AnyTypeOf<[Fly_IntTuple, Fly_Layout],
                                      "fly int_tuple or layout">;
 def Fly_AnyLayout : AnyTypeOf<[Fly_Layout, Fly_ComposedLayout],
                               "fly layout or composed_layout">;
-def Fly_Sizeable : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_ComposedLayout],
-                             "fly int_tuple, layout or composed_layout">;
+def Fly_Sizeable
+    : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_ComposedLayout, Fly_Tensor],
+                "fly int_tuple, layout, composed_layout or tensor">;
+// The ops CuTe also defines on tensors (through their layouts).
+def Fly_LayoutOrTensor : AnyTypeOf<[Fly_Layout, Fly_Tensor],
+                                   "fly layout or tensor">;
+def Fly_AnyLayoutOrTensor
+    : AnyTypeOf<[Fly_Layout, Fly_ComposedLayout, Fly_Tensor],
+                "fly layout, composed_layout or tensor">;
+def Fly_IntTupleLayoutOrTensor
+    : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Tensor],
+                "fly int_tuple, layout or tensor">;
+// Everything that has leaves (fly.get_leaves).
+def Fly_HasLeaves
+    : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_ComposedLayout, Fly_Tile,
+                 Fly_Tensor], "fly type with int_tuple leaves">;
 def Fly_LayoutOrTile : AnyTypeOf<[Fly_Layout, Fly_Tile],
                                  "fly layout or tile">;
 def Fly_SwizzleOrLayout : AnyTypeOf<[Fly_Swizzle, Fly_Layout],
@@ -108,6 +125,6 @@ def Fly_TileMode : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Tile],
                              "fly int_tuple leaf, layout or tile">;
 def Fly_AnyAlgebraType
     : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Swizzle, Fly_ComposedLayout,
-                 Fly_Tile], "fly algebra type">;
+                 Fly_Tile, Fly_CoordTensor], "fly algebra type">;
 
 #endif // FLY_DIALECT_FLY_IR_FLYTYPES_TD
