@@ -39,6 +39,9 @@ public:
     return uint32_t(values.size() - 1);
   }
 
+  /// The value bound to a handle (null for 0).
+  Value lookup(uint32_t handle) const { return values[handle]; }
+
   /// The SSA value of a leaf, as an integer of type `ty`.
   Value materialize(const alg::Int &leaf, Type ty) {
     if (leaf.isStatic())
@@ -138,91 +141,6 @@ private:
   SmallVector<Value> values;
 };
 
-/// Dynamic leaves of an algebra value in the order of `fly.get_leaves`.
-void dynamicLeaves(const AlgebraValue &v, SmallVectorImpl<alg::Int> &out);
-
-void dynamicLeaves(const alg::IntTuple &t, SmallVectorImpl<alg::Int> &out) {
-  for (const alg::Int &l : alg::leaves(t))
-    if (l.isDynamic())
-      out.push_back(l);
-}
-void dynamicLeaves(const alg::Layout &l, SmallVectorImpl<alg::Int> &out) {
-  dynamicLeaves(l.shape, out);
-  dynamicLeaves(l.stride, out);
-}
-void dynamicLeaves(const std::vector<alg::Tile::Mode> &modes,
-                   SmallVectorImpl<alg::Int> &out) {
-  for (const alg::Tile::Mode &m : modes) {
-    if (m.kind == alg::Tile::Mode::Kind::Layout)
-      dynamicLeaves(m.layout, out);
-    else if (m.kind == alg::Tile::Mode::Kind::Nested)
-      dynamicLeaves(m.nested, out);
-  }
-}
-void dynamicLeaves(const AlgebraValue &v, SmallVectorImpl<alg::Int> &out) {
-  std::visit(
-      [&](const auto &x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, alg::IntTuple> ||
-                      std::is_same_v<T, alg::Layout>)
-          dynamicLeaves(x, out);
-        else if constexpr (std::is_same_v<T, alg::ComposedLayout>) {
-          if (const auto *inner = std::get_if<alg::Layout>(&x.inner))
-            dynamicLeaves(*inner, out);
-          dynamicLeaves(x.offset, out);
-          dynamicLeaves(x.outer, out);
-        } else if constexpr (std::is_same_v<T, alg::Tile>)
-          dynamicLeaves(x.modes, out);
-      },
-      v);
-}
-
-/// Give the dynamic leaves handles, in `fly.get_leaves` order.
-AlgebraValue bindLeaves(const AlgebraValue &v, ArrayRef<uint32_t> handles) {
-  size_t next = 0;
-  auto bindTuple = [&](const alg::IntTuple &t) {
-    return alg::transformLeaves(t, [&](const alg::Int &l) {
-      return l.isDynamic() ? l.withHandle(handles[next++]) : l;
-    });
-  };
-  auto bindLayout = [&](const alg::Layout &l) {
-    alg::IntTuple shape = bindTuple(l.shape);
-    return alg::Layout(shape, bindTuple(l.stride));
-  };
-  std::function<void(std::vector<alg::Tile::Mode> &)> bindModes =
-      [&](std::vector<alg::Tile::Mode> &modes) {
-        for (alg::Tile::Mode &m : modes) {
-          if (m.kind == alg::Tile::Mode::Kind::Layout)
-            m.layout = bindLayout(m.layout);
-          else if (m.kind == alg::Tile::Mode::Kind::Nested)
-            bindModes(m.nested);
-        }
-      };
-  return std::visit(
-      [&](const auto &x) -> AlgebraValue {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, alg::IntTuple>)
-          return bindTuple(x);
-        else if constexpr (std::is_same_v<T, alg::Layout>)
-          return bindLayout(x);
-        else if constexpr (std::is_same_v<T, alg::ComposedLayout>) {
-          alg::ComposedLayout c = x;
-          if (auto *inner = std::get_if<alg::Layout>(&c.inner))
-            *inner = bindLayout(*inner);
-          c.offset = bindTuple(c.offset);
-          c.outer = bindLayout(c.outer);
-          return c;
-        } else if constexpr (std::is_same_v<T, alg::Tile>) {
-          alg::Tile t = x;
-          bindModes(t.modes);
-          return t;
-        } else {
-          return x;
-        }
-      },
-      v);
-}
-
 bool isFlyOp(Operation *op) {
   return op->getDialect() &&
          op->getDialect()->getNamespace() == FlyDialect::getDialectNamespace();
@@ -244,6 +162,9 @@ private:
   /// The SSA values of the dynamic leaves of a Fly value (or the scalar
   /// itself for an integer operand).
   SmallVector<Value> leafValues(Value v);
+  /// The pointer of a memref value: the one it was viewed from, or else
+  /// `fly.get_iter`.
+  Value pointerOf(Value memref);
   /// Build `v` in normal form from the leaves bound in `emitter`.
   Value rebuild(const AlgebraValue &v, Type type, ArithEmitter &emitter,
                 Location loc);
@@ -259,7 +180,7 @@ SmallVector<Value> Lowerer::leafValues(Value v) {
     return {};
   if (def && isa<MakeIntTupleOp>(def))
     return SmallVector<Value>(def->getOperands());
-  if (def && (isa<MakeComposedLayoutOp, MakeTileOp>(def) ||
+  if (def && (isa<MakeComposedLayoutOp, MakeTileOp, MakeViewOp>(def) ||
               (isa<MakeLayoutOp>(def) && def->getNumOperands() == 2))) {
     SmallVector<Value> out;
     for (Value operand : def->getOperands())
@@ -267,8 +188,7 @@ SmallVector<Value> Lowerer::leafValues(Value v) {
     return out;
   }
   // Anything else (a block argument): open it with fly.get_leaves.
-  SmallVector<alg::Int> dyn;
-  dynamicLeaves(toAlgebraValue(v.getType()), dyn);
+  std::vector<alg::Int> dyn = getDynamicLeaves(toAlgebraValue(v.getType()));
   if (dyn.empty())
     return {};
   OpBuilder::InsertionGuard guard(builder);
@@ -278,6 +198,14 @@ SmallVector<Value> Lowerer::leafValues(Value v) {
     types.push_back(l.isWide() ? builder.getI64Type() : builder.getI32Type());
   auto get = GetLeavesOp::create(builder, v.getLoc(), types, v);
   return SmallVector<Value>(get->getResults());
+}
+
+Value Lowerer::pointerOf(Value memref) {
+  if (auto view = memref.getDefiningOp<MakeViewOp>())
+    return view.getIter();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointAfterValue(memref);
+  return GetIterOp::create(builder, memref.getLoc(), memref);
 }
 
 Value Lowerer::rebuild(const AlgebraValue &v, Type type,
@@ -310,18 +238,45 @@ Value Lowerer::rebuild(const AlgebraValue &v, Type type,
     return tupleOf(*t);
   if (const auto *l = std::get_if<alg::Layout>(&v))
     return layoutOf(*l);
-  if (const auto *c = std::get_if<alg::ComposedLayout>(&v)) {
+  auto composedOf = [&](const alg::ComposedLayout &c) -> Value {
+    Type ty = ComposedLayoutType::get(builder.getContext(), c);
+    if (isStatic(ty))
+      return StaticOp::create(builder, loc, ty);
     Value inner =
-        std::holds_alternative<alg::Layout>(c->inner)
-            ? layoutOf(std::get<alg::Layout>(c->inner))
+        std::holds_alternative<alg::Layout>(c.inner)
+            ? layoutOf(std::get<alg::Layout>(c.inner))
             : Value(StaticOp::create(
                   builder, loc,
                   SwizzleType::get(builder.getContext(),
-                                   std::get<alg::Swizzle>(c->inner))));
-    Value offset = tupleOf(c->offset);
-    Value outer = layoutOf(c->outer);
-    return MakeComposedLayoutOp::create(builder, loc, type,
+                                   std::get<alg::Swizzle>(c.inner))));
+    Value offset = tupleOf(c.offset);
+    Value outer = layoutOf(c.outer);
+    return MakeComposedLayoutOp::create(builder, loc, ty,
                                         ValueRange{inner, offset, outer});
+  };
+  // The bound pointer, advanced by the elements the algebra added.
+  auto advancedPointer = [&](const PointerValue &p, PointerType ty) -> Value {
+    Value base = emitter.lookup(p.handle);
+    if (!base || p.offset.leaf().isStaticValue(0))
+      return base;
+    return AddOffsetOp::create(builder, loc, ty, base, tupleOf(p.offset));
+  };
+  if (const auto *c = std::get_if<alg::ComposedLayout>(&v))
+    return composedOf(*c);
+  if (const auto *p = std::get_if<PointerValue>(&v))
+    return advancedPointer(*p, cast<PointerType>(type));
+  if (const auto *t = std::get_if<TensorValue>(&v)) {
+    Value layout = std::holds_alternative<alg::Layout>(t->layout)
+                       ? layoutOf(std::get<alg::Layout>(t->layout))
+                       : composedOf(std::get<alg::ComposedLayout>(t->layout));
+    Value iter =
+        t->isMemRef()
+            ? advancedPointer(std::get<PointerValue>(t->iterator),
+                              cast<MemTensorType>(type).getPointer())
+            : tupleOf(std::get<alg::IntTuple>(t->iterator));
+    if (!iter)
+      return Value();
+    return MakeViewOp::create(builder, loc, type, ValueRange{iter, layout});
   }
   if (const auto *t = std::get_if<alg::Tile>(&v)) {
     // Tiles with dynamic leaves only come from make_tile, which is kept.
@@ -332,19 +287,33 @@ Value Lowerer::rebuild(const AlgebraValue &v, Type type,
 }
 
 LogicalResult Lowerer::lower(Operation *op) {
-  // Normal-form producers stay as they are.
-  if (isa<StaticOp, MakeIntTupleOp, MakeComposedLayoutOp, MakeTileOp>(op) ||
+  // Normal-form producers stay as they are, pointer arithmetic included.
+  if (isa<StaticOp, MakeIntTupleOp, MakeComposedLayoutOp, MakeTileOp,
+          MakeViewOp, AddOffsetOp, ApplySwizzleOp>(op) ||
       (isa<MakeLayoutOp>(op) && op->getNumOperands() == 2))
+    return success();
+  // Memory accesses, allocations and pointers from outside keep their form.
+  if (!isEvaluatedByAlgebra(op->getName().getStringRef()) ||
+      !isMemoryEffectFree(op))
     return success();
   // Leaves of a value built here are its operands; leaves of anything else
   // (a block argument) can only be read at run time.
   if (auto get = dyn_cast<GetLeavesOp>(op)) {
     Operation *def = get->getOperand(0).getDefiningOp();
     if (!def || !isa<StaticOp, MakeIntTupleOp, MakeLayoutOp,
-                     MakeComposedLayoutOp, MakeTileOp>(def))
+                     MakeComposedLayoutOp, MakeTileOp, MakeViewOp>(def))
       return success();
     op->replaceAllUsesWith(leafValues(get->getOperand(0)));
     op->erase();
+    return success();
+  }
+  // Likewise the pointer of a memref.
+  if (auto get = dyn_cast<GetIterOp>(op)) {
+    auto view = get.getTensor().getDefiningOp<MakeViewOp>();
+    if (!view)
+      return success();
+    get.replaceAllUsesWith(view.getIter());
+    get->erase();
     return success();
   }
 
@@ -354,11 +323,18 @@ LogicalResult Lowerer::lower(Operation *op) {
 
   SmallVector<AlgebraValue, 2> operands;
   for (Value operand : op->getOperands()) {
-    AlgebraValue av = toAlgebraValue(operand.getType());
     SmallVector<uint32_t> handles;
     for (Value leaf : leafValues(operand))
       handles.push_back(emitter.bind(leaf));
-    operands.push_back(bindLeaves(av, handles));
+    AlgebraValue av =
+        bindDynamicLeaves(toAlgebraValue(operand.getType()), handles);
+    // Pointers are bound like leaves, to be advanced by the algebra.
+    if (auto *p = std::get_if<PointerValue>(&av))
+      p->handle = emitter.bind(operand);
+    if (auto *t = std::get_if<TensorValue>(&av))
+      if (auto *p = std::get_if<PointerValue>(&t->iterator))
+        p->handle = emitter.bind(pointerOf(operand));
+    operands.push_back(std::move(av));
   }
 
   alg::Arith ar(&emitter);

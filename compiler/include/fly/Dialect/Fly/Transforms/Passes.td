@@ -34,7 +34,11 @@ def FlyLayoutLowering : Pass<"fly-layout-lowering"> {
     dynamic is left), and `fly.get_scalar` / `fly.get_leaves` become the SSA
     values themselves. Result types, with their divisibility, are
     unchanged. A value whose producer is not a Fly construction op (a block
-    argument) is opened with `fly.get_leaves`.
+    argument) is opened with `fly.get_leaves`. A tensor result is rebuilt as
+    `fly.make_view` of its layout and its iterator: a memref's pointer
+    (`fly.get_iter` of a block argument) advanced by `fly.add_offset`, or a
+    coord_tensor's new base. Pointer ops, memory accesses and allocations
+    keep their form.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
