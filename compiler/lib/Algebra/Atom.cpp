@@ -233,25 +233,6 @@ MmaAtom universalFMA(Arith &ar) {
 // Helpers of partitioning
 //===----------------------------------------------------------------------===//
 
-Layout rightInverseSkippingBroadcast(Arith &ar, const Layout &l) {
-  // Give each broadcast mode a stride no inverse reaches: the inverse only
-  // ever continues at shape * stride of a mode it took, which is below
-  // sum(shape * |stride|) + 1.
-  int64_t unreachable = 1;
-  if (congruent(l.shape, l.stride)) {
-    std::vector<Int> shape = leaves(l.shape), stride = leaves(l.stride);
-    for (size_t i = 0; i < shape.size(); ++i) {
-      if (!shape[i].isStatic() || !stride[i].isStatic())
-        return rightInverse(ar, l); // it reports the dynamic leaf
-      unreachable += shape[i].value() * std::abs(stride[i].value());
-    }
-  }
-  IntTuple stride = transformLeaves(l.stride, [&](const Int &d) {
-    return d.isStaticValue(0) ? Int(unreachable) : d;
-  });
-  return rightInverse(ar, Layout(l.shape, stride));
-}
-
 LayoutTV makeLayoutTV(Arith &ar, const Layout &thr, const Layout &val) {
   if (!verifyIndexLayout(ar, thr, "thread layout") ||
       !verifyIndexLayout(ar, val, "value layout"))
@@ -264,7 +245,7 @@ LayoutTV makeLayoutTV(Arith &ar, const Layout &thr, const Layout &val) {
   Layout tvShape = makeLayout(
       ar, IntTuple::tuple({IntTuple(size(ar, thr)), IntTuple(size(ar, val))}));
   Layout layoutTV =
-      composition(ar, rightInverseSkippingBroadcast(ar, layoutMN), tvShape);
+      composition(ar, rightInverse(ar, layoutMN), tvShape);
   return {productEach(ar, layoutMN.shape), layoutTV};
 }
 

@@ -434,6 +434,10 @@ Layout composition(Arith &ar, const Layout &a, const Layout &b) {
   Int restShape = bShape, restStride = bStride;
   for (size_t i = 0; i + 1 < fa.shape.size(); ++i) {
     const Int &cs = fa.shape[i], &cd = fa.stride[i];
+    if (cs.isStatic() && cs.value() <= 0)
+      return ar.fail("composition: " + toString(a) + " has a mode of size " +
+                     toString(cs)),
+             Layout();
     if (cs.isStatic() && restStride.isStatic() && restStride.value() != 0 &&
         cs.value() % restStride.value() != 0 &&
         restStride.value() % cs.value() != 0)
@@ -549,35 +553,41 @@ Layout complement(Arith &ar, const Layout &l) {
 Layout rightInverse(Arith &ar, const Layout &l) {
   if (!checkLayout(ar, l))
     return Layout();
-  FlatModes f = flatModes(l);
-  std::vector<Int> rstride = leaves(prefixProduct(ar, flatten(l.shape)));
-  struct Mode {
-    Int stride, shape, rstride;
-  };
-  std::vector<Mode> modes;
-  for (size_t i = 0; i < f.shape.size(); ++i) {
+  // CuTe's right_inverse: on the coalesced layout, start at stride 1 and
+  // keep taking the mode whose |stride| continues where the last one ended;
+  // modes that never continue the chain (broadcasts, gaps) are skipped.
+  FlatModes f = flatModes(coalesce(ar, l));
+  for (size_t i = 0; i < f.shape.size(); ++i)
     if (!f.stride[i].isStatic() || f.stride[i].isBasis() ||
         !f.shape[i].isStatic())
       return ar.fail("right_inverse of " + toString(l) +
                      " needs a static layout with integer strides"),
              Layout();
-    modes.push_back({f.stride[i], f.shape[i], rstride[i]});
+  std::vector<int64_t> rstride(f.shape.size());
+  int64_t prefix = 1;
+  for (size_t i = 0; i < f.shape.size(); ++i) {
+    rstride[i] = prefix;
+    if (__builtin_mul_overflow(prefix, f.shape[i].value(), &prefix))
+      return ar.fail("right_inverse of " + toString(l) + ": size overflows"),
+             Layout();
   }
-  std::stable_sort(modes.begin(), modes.end(), [](const Mode &x, const Mode &y) {
-    if (x.stride.value() != y.stride.value())
-      return x.stride.value() < y.stride.value();
-    return x.shape.value() < y.shape.value();
-  });
   std::vector<Int> shape, stride;
+  std::vector<bool> taken(f.shape.size(), false);
   int64_t current = 1;
-  for (const Mode &m : modes) {
-    if (m.shape.value() == 1)
-      continue;
-    if (current != m.stride.value())
+  for (bool found = true; found;) {
+    found = false;
+    for (size_t i = 0; i < f.shape.size(); ++i) {
+      int64_t d = f.stride[i].value(), s = f.shape[i].value();
+      if (taken[i] || s == 1 || std::abs(d) != current)
+        continue;
+      taken[i] = found = true;
+      shape.push_back(Int(s));
+      stride.push_back(Int(d < 0 ? -rstride[i] : rstride[i]));
+      if (__builtin_mul_overflow(s, std::abs(d), &current))
+        return ar.fail("right_inverse of " + toString(l) + ": size overflows"),
+               Layout();
       break;
-    shape.push_back(m.shape);
-    stride.push_back(m.rstride);
-    current = m.shape.value() * m.stride.value();
+    }
   }
   if (shape.empty())
     return Layout(1, 0);
@@ -728,6 +738,8 @@ Layout flatProduct(Arith &ar, const Layout &a, const Tile &b) {
 /// logical product of the rank-padded operands, zipped mode by mode.
 static Layout interleavedProduct(Arith &ar, const Layout &a, const Layout &b,
                                  bool blockFirst) {
+  if (!checkLayout(ar, a) || !checkLayout(ar, b))
+    return Layout();
   unsigned r = std::max(a.rank(), b.rank());
   Layout product = logicalProduct(ar, padTo(a, r), padTo(b, r));
   if (ar.failed())

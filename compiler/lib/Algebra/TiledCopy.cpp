@@ -113,7 +113,7 @@ Layout tidfrg(Arith &ar, const TiledCopy &copy, CopySide side,
   // (side thread, side value) -> (ref thread, ref value) of the atom.
   const Layout &sideTV = side == CopySide::Src ? atom.valSrc : atom.valDst;
   Layout refToSide =
-      composition(ar, rightInverseSkippingBroadcast(ar, atom.valRef), sideTV);
+      composition(ar, rightInverse(ar, atom.valRef), sideTV);
   // ((atom_tid,atom_val),(rest_tid,rest_val)) -> tile index; the atom's
   // threads are the first ones of each group of the tiled threads.
   Tile atomShape = tileOfShape(
@@ -167,7 +167,7 @@ Layout retile(Arith &ar, const TiledCopy &copy, const Layout &fragment) {
   }
   // (m,n) -> index in the (thread, value) domain of the tiled copy.
   Layout tileToTV =
-      composition(ar, rightInverseSkippingBroadcast(ar, copy.layoutTV),
+      composition(ar, rightInverse(ar, copy.layoutTV),
                   makeLayout(ar, shapeOfTile(ar, copy.tiler)));
   // (m,n) -> value block: the shape and order of a thread's values in
   // units of V (CuTe's upcast<NumThr * V>).
@@ -176,7 +176,7 @@ Layout retile(Arith &ar, const TiledCopy &copy, const Layout &fragment) {
   Layout frgV = logicalDivide(
       ar,
       logicalProduct(ar, makeLayout(ar, v),
-                     rightInverseSkippingBroadcast(ar, frgMN)),
+                     rightInverse(ar, frgMN)),
       Layout(copy.atom.numValues(), 1));
   if (ar.failed())
     return Layout();

@@ -128,13 +128,6 @@ bool verifyIndexLayout(Arith &ar, const Layout &l, const std::string &what);
 bool verifyTileModes(Arith &ar, const std::vector<Tile::Mode> &modes,
                      const std::string &what);
 
-/// CuTe's right_inverse, which never follows a stride-0 (broadcast) mode:
-/// MMA operands' thread-value layouts broadcast A over the N threads and B
-/// over the M threads. (Layout.h's rightInverse, like pycute's, stops at
-/// the first stride that does not continue the inverse, which such a mode's
-/// 0 always is.)
-Layout rightInverseSkippingBroadcast(Arith &ar, const Layout &l);
-
 /// The tiler of a shape: one `N:1` mode per top-level mode (nested tuples
 /// give nested tilers), as CuTe uses a Shape as a Tile.
 Tile tileOfShape(const IntTuple &shape);

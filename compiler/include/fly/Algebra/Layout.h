@@ -141,6 +141,8 @@ ComposedLayout composition(Arith &ar, const ComposedLayout &a, const Tile &b);
 /// Complement of `l` in [0, cotarget).
 Layout complement(Arith &ar, const Layout &l, const Int &cotarget);
 Layout complement(Arith &ar, const Layout &l);
+/// CuTe's right_inverse: follows the strides of the coalesced layout from 1,
+/// skipping modes that do not continue the chain (e.g. broadcasts).
 Layout rightInverse(Arith &ar, const Layout &l);
 Layout leftInverse(Arith &ar, const Layout &l);
 
