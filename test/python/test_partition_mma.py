@@ -30,7 +30,7 @@ from test_partition_copy import CopyCase, profile, report
 SEED = fly_runner.seed_from_env()
 N_CASES = int(os.environ.get("FLY_PARTITION_CASES", "300"))
 REJECTED = (AssertionError, R.Rejected, ZeroDivisionError, IndexError)
-LAYOUTS_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "amd-matrix-layouts"
+LAYOUTS_DIR = Path(__file__).resolve().parents[1] / "data" / "amd-matrix-layouts"
 
 
 class MmaCase:
@@ -464,7 +464,6 @@ MFMA_16x16x16 = (
 )
 
 
-@pytest.mark.skipif(not LAYOUTS_DIR.is_dir(), reason="AMD layout tables not present")
 def test_mfma_like_atom_partitions_as_the_isa_says():
     """A 64-lane atom record with CDNA3 v_mfma_f32_16x16x16_f16's layouts,
     tiled 2x2: lane l of atom (am, an) holds, in value v, the element the

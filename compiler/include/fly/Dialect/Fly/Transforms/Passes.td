@@ -9,6 +9,51 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FlyRewriteFuncSignature
+    : Pass<"fly-rewrite-func-signature", "::mlir::ModuleOp"> {
+  let summary = "Fly values leave function signatures: static ones vanish, "
+                "dynamic ones become structs of their leaves";
+  let description = [{
+    Every `func.func` and `gpu.func` whose signature holds Fly types gets a
+    signature without them. Each original argument (and result) of Fly type
+    is carried by:
+    - nothing, when it is static (`isStatic`: a static int_tuple, layout,
+      swizzle, composed_layout, tile or coord_tensor);
+    - one `!llvm.struct<(...)>` of its dynamic leaves, in the order of
+      `getDynamicLeafTypes` (i32 for `?`, i64 for `?{i64}`; LLVM's natural
+      struct layout), for an int_tuple, layout, composed_layout or
+      coord_tensor with dynamic leaves;
+    - an `!llvm.ptr<AS>` (AS: generic 0, global 1, shared 3, register 5)
+      with `llvm.align` set to the type's alignment, for a `!fly.ptr`;
+    - for a `!fly.memref`, that pointer followed, when its layout has
+      dynamic leaves, by the struct of them.
+    Other arguments pass unchanged. The body starts by rebuilding each
+    original value in normal form (`fly.static`; `llvm.extractvalue` of
+    each leaf, then `fly.make_int_tuple` / `fly.make_layout` /
+    `fly.make_composed_layout`; `fly.make_ptr` and `fly.make_view`), with
+    the original type. Returns, `func.call`s and `gpu.launch_func`s pack
+    their operands the same way (leaves from the producer's operands when it
+    is a construction op, else `fly.get_leaves`, `fly.get_iter` and
+    `fly.ptr.to_llvm`); call results are rebuilt after the call.
+
+    ABI metadata, the one description of a kernel argument block (read by
+    the Python packer and the host entry), on each rewritten function:
+    - `fly.original_type`: the original FunctionType, as a TypeAttr;
+    - `fly.abi`: an array with one string per new argument, in order:
+      `"value:I"` (original argument I, unchanged), `"ptr:I"` (the address
+      of the pointer or memref argument I), `"leaves:I"` (the struct of the
+      dynamic leaves of argument I, in getDynamicLeafTypes order of its
+      original type). A static argument I appears nowhere.
+    - `fly.result_abi`: the same for the results, when there are any.
+
+    A value with no runtime form (a tile with dynamic leaves, a pointer in
+    a dialect address space, register memory as a kernel argument) is an
+    error naming the argument.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FlyCanonicalize : Pass<"fly-canonicalize"> {
   let summary = "Fold every Fly op whose result is fully static to its normal "
                 "form";
