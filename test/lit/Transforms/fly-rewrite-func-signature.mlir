@@ -75,10 +75,13 @@ gpu.module @kernels {
 // -----
 
 // A static layout behind a pointer: the pointer alone; a swizzled shared
-// memref keeps its composed layout, rebuilt by fly.static.
+// memref keeps its composed layout, rebuilt by fly.static. A bare fly
+// pointer is an LLVM pointer of its address space and alignment.
 // CHECK-LABEL: gpu.func @static_memrefs
-// CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1> {llvm.align = 4 : i64}, %[[SM:.*]]: !llvm.ptr<3> {llvm.align = 16 : i64}) kernel
-// CHECK-SAME:    fly.abi = ["ptr:0", "ptr:1"]
+// CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1> {llvm.align = 4 : i64}, %[[SM:.*]]: !llvm.ptr<3> {llvm.align = 16 : i64}, %[[BP:.*]]: !llvm.ptr {llvm.align = 8 : i64}) kernel
+// CHECK-SAME:    fly.abi = ["ptr:0", "ptr:1", "ptr:2"]
+// CHECK-DAG:     %[[FB:.*]] = fly.make_ptr(%[[BP]]) : (!llvm.ptr) -> !fly.ptr<i8, generic, align<8>>
+// CHECK-DAG:     fly.ptr.load(%[[FB]])
 // CHECK-DAG:     %[[FG:.*]] = fly.make_ptr(%[[G]]) : (!llvm.ptr<1>) -> !fly.ptr<f32, global>
 // CHECK-DAG:     %[[LG:.*]] = fly.static : !fly.layout<(4,8):(8,1)>
 // CHECK-DAG:     fly.make_view(%[[FG]], %[[LG]])
@@ -86,11 +89,12 @@ gpu.module @kernels {
 // CHECK-DAG:     %[[LS:.*]] = fly.static : !fly.composed_layout<S<3,4,3> o 0 o (8,64):(64,1)>
 // CHECK-DAG:     fly.make_view(%[[FS]], %[[LS]])
 gpu.module @kernels {
-  gpu.func @static_memrefs(%g: !fly.memref<f32, global, (4,8):(8,1)>, %s: !fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>) kernel {
+  gpu.func @static_memrefs(%g: !fly.memref<f32, global, (4,8):(8,1)>, %s: !fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>, %p: !fly.ptr<i8, generic, align<8>>) kernel {
+    %b = fly.ptr.load(%p) : (!fly.ptr<i8, generic, align<8>>) -> i8
     %z = fly.static : !fly.int_tuple<(0,0)>
     %x = fly.memref.load(%g, %z) : (!fly.memref<f32, global, (4,8):(8,1)>, !fly.int_tuple<(0,0)>) -> f32
     %y = fly.memref.load(%s, %z) : (!fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>, !fly.int_tuple<(0,0)>) -> f16
-    gpu.printf "%f %f", %x, %y : f32, f16
+    gpu.printf "%f %f %d", %x, %y, %b : f32, f16, i8
     gpu.return
   }
 }
@@ -235,4 +239,28 @@ func.func @caller(%x: i64, %m: !fly.memref<f32, global, ?:1>) -> i64 {
 // CHECK-SAME:    fly.abi = ["ptr:0", "leaves:1"]
 gpu.module @kernels {
   func.func private @extern_helper(%f: !fly.memref<f32, register, 4:1>, %l: !fly.int_tuple<(?,2)>)
+}
+
+// -----
+
+// A composed layout with dynamic offset and outer layout: one struct, in
+// the order offset, outer shape, outer stride (the swizzle is static); a
+// result computed by the algebra is opened with fly.get_leaves.
+// CHECK-LABEL: func.func @composed
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32, i32, i32)>) -> !llvm.struct<(i32)>
+// CHECK-SAME:    fly.abi = ["leaves:0"]
+// CHECK-SAME:    fly.result_abi = ["leaves:0"]
+// CHECK:         %[[SW:.*]] = fly.static : !fly.swizzle<S<3,4,3>>
+// CHECK:         %[[C:.*]] = fly.make_composed_layout(%[[SW]], %{{.*}}, %{{.*}}) : (!fly.swizzle<S<3,4,3>>, !fly.int_tuple<?>, !fly.layout<(8,?):(?,1)>) -> !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>
+// CHECK:         %[[O:.*]] = fly.crd2idx(%{{.*}}, %[[C]])
+// CHECK-NEXT:    %[[L:.*]] = fly.get_leaves(%[[O]]) : (!fly.int_tuple<?>) -> i32
+// CHECK-NEXT:    %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(i32)>
+// CHECK-NEXT:    %[[R:.*]] = llvm.insertvalue %[[L]], %[[U]][0]
+// CHECK-NEXT:    return %[[R]] : !llvm.struct<(i32)>
+// LOWER-LABEL: func.func @composed
+// LOWER:         arith.xori
+func.func @composed(%c: !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>) -> !fly.int_tuple<?> {
+  %i = fly.static : !fly.int_tuple<(1,1)>
+  %o = fly.crd2idx(%i, %c) : (!fly.int_tuple<(1,1)>, !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>) -> !fly.int_tuple<?>
+  return %o : !fly.int_tuple<?>
 }
