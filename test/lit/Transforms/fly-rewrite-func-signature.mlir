@@ -264,3 +264,20 @@ func.func @composed(%c: !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>) -> !fl
   %o = fly.crd2idx(%i, %c) : (!fly.int_tuple<(1,1)>, !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>) -> !fly.int_tuple<?>
   return %o : !fly.int_tuple<?>
 }
+
+// -----
+
+// A gpu.func's workgroup attributions stay after its new arguments.
+// CHECK-LABEL: gpu.func @attributions
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32)>, %{{.*}}: i32) workgroup(%[[W:.*]] : memref<32xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK:         memref.store %{{.*}}, %[[W]]
+gpu.module @kernels {
+  gpu.func @attributions(%l: !fly.layout<?:1>, %n: i32) workgroup(%w: memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+    %z = fly.size(%l) : (!fly.layout<?:1>) -> !fly.int_tuple<?>
+    %v = fly.get_scalar(%z) : (!fly.int_tuple<?>) -> i32
+    %c0 = arith.constant 0 : index
+    %f = arith.sitofp %v : i32 to f32
+    memref.store %f, %w[%c0] : memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
