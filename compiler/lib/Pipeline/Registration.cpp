@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fly/Conversion/FlyToROCDL/Passes.h"
 #include "fly/Dialect/Fly/Transforms/Passes.h"
 #include "fly/Dialect/FlyROCDL/Transforms/Passes.h"
 #include "fly/Pipeline/Passes.h"
@@ -133,6 +134,7 @@ void mlir::fly::registerFlyPipelines() {
     registerUpstreamPasses();
     registerFlyPasses();
     registerFlyROCDLPasses();
+    registerFlyToROCDLPasses();
     registerFlyPipelinePasses();
     registerPassPipeline(
         "fly-pipeline",
