@@ -334,8 +334,11 @@ Int Arith::div(const Int &a, const Int &b) {
     return fail("division by zero"), Int(0);
   if (b.isStaticValue(1) || (a.isStatic() && a.value() == 0))
     return a;
-  if (a.isStatic() && b.isStatic())
+  if (a.isStatic() && b.isStatic()) {
+    if (a.value() == INT64_MIN && b.value() == -1)
+      return fail("integer overflow in " + toString(a) + " / -1"), Int(0);
     return Int(a.value() / b.value()).withBasis(a.basis());
+  }
   if (auto eq = knownEqual(a, b); eq && *eq)
     return Int(1);
   int64_t div = 1;
@@ -355,7 +358,7 @@ Int Arith::mod(const Int &a, const Int &b) {
   if (b.isStaticValue(1) || (a.isStatic() && a.value() == 0))
     return Int(0);
   if (a.isStatic() && b.isStatic())
-    return Int(a.value() % b.value());
+    return Int(b.value() == -1 ? 0 : a.value() % b.value());
   if (b.isStatic() && a.divisibility() % b.value() == 0)
     return Int(0);
   return dynamicResult(DynOp::Mod, {a, b},
@@ -373,6 +376,9 @@ Int Arith::ceilDiv(const Int &a, const Int &b) {
   if (b.isStaticValue(1) || (a.isStatic() && a.value() == 0))
     return a;
   if (a.isStatic() && b.isStatic()) {
+    if (a.value() == INT64_MIN && b.value() == -1)
+      return fail("integer overflow in ceil_div(" + toString(a) + ", -1)"),
+             Int(0);
     int64_t q = a.value() / b.value();
     if (a.value() % b.value() != 0 && ((a.value() > 0) == (b.value() > 0)))
       ++q;

@@ -447,8 +447,10 @@ Layout composition(Arith &ar, const Layout &a, const Layout &b) {
              Layout();
     Int newShape =
         ar.min(ar.max(Int(1), ar.div(cs, restStride)), restShape);
+    if (ar.failed())
+      return Layout();
     if (newShape.isStatic() && restShape.isStatic() &&
-        restShape.value() % newShape.value() != 0)
+        (newShape.value() <= 0 || restShape.value() % newShape.value() != 0))
       return ar.fail("composition: shape " + toString(restShape) + " of " +
                      toString(b) + " is not divisible by " +
                      toString(newShape) + ", the part of " + toString(a) +
