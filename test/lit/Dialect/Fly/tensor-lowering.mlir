@@ -4,7 +4,8 @@
 // fly-layout-lowering on tensors: the layout part is lowered like any
 // layout, the iterator moves by pointer arithmetic (fly.add_offset) or by a
 // new base coordinate, and the result is rebuilt as fly.make_view. Memory
-// accesses keep their form. A memref that is a block argument is opened with
+// accesses go through the moved pointer (more in
+// Transforms/fly-layout-lowering-memory.mlir). A memref that is a block argument is opened with
 // fly.get_iter and fly.get_leaves (its layout's leaves: shape, then stride).
 
 // CHECK-LABEL: func.func @slice_argument
@@ -12,12 +13,11 @@
 // CHECK-DAG:     %[[P:.*]] = fly.get_iter(%[[M]]) : (!fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>) -> !fly.ptr<f32, global, align<16>>
 // CHECK-DAG:     %[[L:.*]]:3 = fly.get_leaves(%[[M]]) : (!fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>) -> (i32, i32, i32)
 // CHECK-DAG:     %[[OFF:.*]] = arith.muli %[[I]], %[[L]]#2 : i32
-// CHECK-DAG:     %[[SHAPE:.*]] = fly.make_int_tuple(%[[L]]#1) : (i32) -> !fly.int_tuple<(?)>
-// CHECK-DAG:     %[[LAYOUT:.*]] = fly.make_layout(%[[SHAPE]], %{{.*}}) : (!fly.int_tuple<(?)>, !fly.int_tuple<(1)>) -> !fly.layout<(?):(1)>
 // CHECK-DAG:     %[[OFFT:.*]] = fly.make_int_tuple(%[[OFF]]) : (i32) -> !fly.int_tuple<?{div=8}>
 // CHECK:         %[[Q:.*]] = fly.add_offset(%[[P]], %[[OFFT]]) : (!fly.ptr<f32, global, align<16>>, !fly.int_tuple<?{div=8}>) -> !fly.ptr<f32, global, align<16>>
-// CHECK:         %[[ROW:.*]] = fly.make_view(%[[Q]], %[[LAYOUT]]) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(?):(1)>) -> !fly.memref<f32, global, (?):(1), align<16>>
-// CHECK:         %[[X:.*]] = fly.memref.load(%[[ROW]], %[[J]])
+// CHECK:         %[[JT:.*]] = fly.make_int_tuple(%[[J]]) : (i32) -> !fly.int_tuple<?>
+// CHECK:         %[[E:.*]] = fly.add_offset(%[[Q]], %[[JT]]) : (!fly.ptr<f32, global, align<16>>, !fly.int_tuple<?>) -> !fly.ptr<f32, global>
+// CHECK:         %[[X:.*]] = fly.ptr.load(%[[E]]) : (!fly.ptr<f32, global>) -> f32
 // CHECK:         return %[[X]]
 func.func @slice_argument(%m: !fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>, %i: i32, %j: i32) -> f32 {
   %crd = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(?,*)>

@@ -3,7 +3,10 @@
 // Each Fly op is evaluated by the algebra code that infers its type
 // (`evaluateAlgebraOp`), with an `arith`-emitting DynamicEmitter and the
 // dynamic leaves of its operands bound to SSA values. The result is rebuilt
-// in normal form from the leaves the algebra produced (Leaves.h).
+// in normal form from the leaves the algebra produced (Leaves.h). Memory
+// accesses on memrefs become accesses through pointers: the algebra gives
+// the element offset of a coordinate (with the xor chain of a swizzled
+// layout), `fly.add_offset` moves the tensor's pointer by it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 #include "fly/Dialect/Fly/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -40,6 +44,11 @@ public:
   LogicalResult lower(Operation *op);
 
 private:
+  /// The algebra value of an operand with its dynamic leaves (and pointer)
+  /// bound in `emitter`.
+  AlgebraValue bind(Value operand, ArithEmitter &emitter);
+  /// memref.load/store/load_vec/store_vec through the memref's pointer.
+  LogicalResult lowerAccess(Operation *op);
   SmallVector<Value> leafValues(Value v) { return getLeafValues(builder, v); }
   Value pointerOf(Value memref) { return getPointerValue(builder, memref); }
   Value rebuild(const AlgebraValue &v, Type type, ArithEmitter &emitter,
@@ -50,13 +59,136 @@ private:
   OpBuilder builder;
 };
 
+AlgebraValue Lowerer::bind(Value operand, ArithEmitter &emitter) {
+  SmallVector<uint32_t> handles;
+  for (Value leaf : leafValues(operand))
+    handles.push_back(emitter.bind(leaf));
+  AlgebraValue av =
+      bindDynamicLeaves(toAlgebraValue(operand.getType()), handles);
+  // Pointers are bound like leaves, to be advanced by the algebra.
+  if (auto *p = std::get_if<PointerValue>(&av))
+    p->handle = emitter.bind(operand);
+  if (auto *t = std::get_if<TensorValue>(&av))
+    if (auto *p = std::get_if<PointerValue>(&t->iterator))
+      p->handle = emitter.bind(pointerOf(operand));
+  return av;
+}
+
+/// A memref whose elements, in 1-D index order, are consecutive from its
+/// pointer: a plain layout that coalesces to N:1 (or to one element).
+static bool isContiguous(MemTensorType type) {
+  auto layout = getAlgebraValueAs<alg::Layout>(type.getLayout());
+  if (!layout)
+    return false;
+  alg::Arith ar;
+  alg::Layout flat = alg::coalesce(ar, *layout);
+  if (ar.failed())
+    return false;
+  std::vector<alg::Int> shape = alg::leaves(flat.shape);
+  std::vector<alg::Int> stride = alg::leaves(flat.stride);
+  return shape.size() == 1 && shape[0].isStatic() &&
+         (shape[0].isStaticValue(1) || stride[0].isStaticValue(1));
+}
+
+LogicalResult Lowerer::lowerAccess(Operation *op) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  ArithEmitter emitter(builder, loc);
+  bool isStore = isa<MemRefStoreOp, MemRefStoreVecOp>(op);
+  Value memref = op->getOperand(isStore ? 1 : 0);
+  auto type = cast<MemTensorType>(memref.getType());
+  TensorValue tensor = std::get<TensorValue>(bind(memref, emitter));
+  Value base = emitter.lookup(std::get<PointerValue>(tensor.iterator).handle);
+
+  // The pointer to the element at `coord`: the base moved by the offset the
+  // layout gives (a composed layout's includes its swizzle).
+  auto address = [&](const alg::IntTuple &coord) -> FailureOr<Value> {
+    alg::Arith ar(&emitter);
+    alg::IntTuple index = std::visit(
+        [&](const auto &layout) { return alg::crd2idx(ar, coord, layout); },
+        tensor.layout);
+    if (ar.failed())
+      return op->emitOpError() << ar.error();
+    if (index.isLeaf() && index.leaf().isStaticValue(0))
+      return base;
+    Value offset = rebuild(
+        index, IntTupleType::get(builder.getContext(), withoutHandles(index)),
+        emitter, loc);
+    return Value(AddOffsetOp::create(builder, loc, base, offset));
+  };
+  auto coordOf = [&](Value coord) {
+    return std::get<alg::IntTuple>(bind(coord, emitter));
+  };
+
+  Type element = type.getElementType();
+  if (auto load = dyn_cast<MemRefLoadOp>(op)) {
+    FailureOr<Value> p = address(coordOf(load.getCoord()));
+    if (failed(p))
+      return failure();
+    load.replaceAllUsesWith(
+        PtrLoadOp::create(builder, loc, element, *p).getResult());
+  } else if (auto store = dyn_cast<MemRefStoreOp>(op)) {
+    FailureOr<Value> p = address(coordOf(store.getCoord()));
+    if (failed(p))
+      return failure();
+    PtrStoreOp::create(builder, loc, store.getValue(), *p);
+  } else if (auto load = dyn_cast<MemRefLoadVecOp>(op)) {
+    // One vector access when the elements are consecutive, else one access
+    // per element, in 1-D index order.
+    auto vectorType = cast<VectorType>(load.getType());
+    Value result;
+    if (isContiguous(type)) {
+      result = PtrLoadOp::create(builder, loc, vectorType, base);
+    } else {
+      SmallVector<Value> elements;
+      for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
+        FailureOr<Value> p = address(alg::IntTuple(alg::Int(i)));
+        if (failed(p))
+          return failure();
+        elements.push_back(PtrLoadOp::create(builder, loc, element, *p));
+      }
+      result =
+          vector::FromElementsOp::create(builder, loc, vectorType, elements);
+    }
+    load.replaceAllUsesWith(result);
+  } else {
+    auto store = cast<MemRefStoreVecOp>(op);
+    Value value = store.getValue();
+    if (isContiguous(type)) {
+      PtrStoreOp::create(builder, loc, value, base);
+    } else {
+      for (int64_t i = 0, e = cast<VectorType>(value.getType()).getNumElements();
+           i < e; ++i) {
+        FailureOr<Value> p = address(alg::IntTuple(alg::Int(i)));
+        if (failed(p))
+          return failure();
+        Value x = vector::ExtractOp::create(builder, loc, value, i);
+        PtrStoreOp::create(builder, loc, x, *p);
+      }
+    }
+  }
+  op->erase();
+  return success();
+}
+
 LogicalResult Lowerer::lower(Operation *op) {
   // Normal-form producers stay as they are, pointer arithmetic included.
   if (isa<StaticOp, MakeIntTupleOp, MakeComposedLayoutOp, MakeTileOp,
           MakeViewOp, AddOffsetOp, ApplySwizzleOp>(op) ||
       (isa<MakeLayoutOp>(op) && op->getNumOperands() == 2))
     return success();
-  // Memory accesses, allocations and pointers from outside keep their form.
+  if (isa<MemRefLoadOp, MemRefStoreOp, MemRefLoadVecOp, MemRefStoreVecOp>(op))
+    return lowerAccess(op);
+  // A fragment is fresh register storage of the type the algebra inferred.
+  if (auto fragment = dyn_cast<MakeFragmentLikeOp>(op)) {
+    builder.setInsertionPoint(op);
+    Value alloca =
+        MemRefAllocaOp::create(builder, op->getLoc(), fragment.getType());
+    fragment.replaceAllUsesWith(alloca);
+    fragment->erase();
+    return success();
+  }
+  // Pointer ops, allocations and pointers from outside keep their form.
   if (!isEvaluatedByAlgebra(op->getName().getStringRef()) ||
       !isMemoryEffectFree(op))
     return success();
@@ -86,20 +218,8 @@ LogicalResult Lowerer::lower(Operation *op) {
   ArithEmitter emitter(builder, loc);
 
   SmallVector<AlgebraValue, 2> operands;
-  for (Value operand : op->getOperands()) {
-    SmallVector<uint32_t> handles;
-    for (Value leaf : leafValues(operand))
-      handles.push_back(emitter.bind(leaf));
-    AlgebraValue av =
-        bindDynamicLeaves(toAlgebraValue(operand.getType()), handles);
-    // Pointers are bound like leaves, to be advanced by the algebra.
-    if (auto *p = std::get_if<PointerValue>(&av))
-      p->handle = emitter.bind(operand);
-    if (auto *t = std::get_if<TensorValue>(&av))
-      if (auto *p = std::get_if<PointerValue>(&t->iterator))
-        p->handle = emitter.bind(pointerOf(operand));
-    operands.push_back(std::move(av));
-  }
+  for (Value operand : op->getOperands())
+    operands.push_back(bind(operand, emitter));
 
   alg::Arith ar(&emitter);
   SmallVector<AlgebraValue, 2> results;

@@ -82,10 +82,21 @@ def FlyLayoutLowering : Pass<"fly-layout-lowering"> {
     argument) is opened with `fly.get_leaves`. A tensor result is rebuilt as
     `fly.make_view` of its layout and its iterator: a memref's pointer
     (`fly.get_iter` of a block argument) advanced by `fly.add_offset`, or a
-    coord_tensor's new base. Pointer ops, memory accesses and allocations
-    keep their form.
+    coord_tensor's new base. Pointer ops keep their form.
+
+    Memory accesses on memrefs become pointer accesses:
+    `fly.memref.load(%m, %c)` / `fly.memref.store` is `fly.ptr.load` /
+    `fly.ptr.store` at the tensor's pointer advanced by `fly.add_offset`
+    of the layout's index of `%c` (for a swizzled composed layout, the
+    swizzle's xor chain on that index). `fly.memref.load_vec` /
+    `store_vec` of a tensor whose layout coalesces to `N:1` is one vector
+    access at its pointer, with the pointer's alignment; of any other
+    layout, one access per element in 1-D index order, assembled with
+    `vector.from_elements` / taken apart with `vector.extract`.
+    `fly.make_fragment_like` is `fly.memref.alloca` of its type.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def FlyIntSwizzleSimplify : Pass<"fly-int-swizzle-simplify"> {
