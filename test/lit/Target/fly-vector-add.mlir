@@ -17,6 +17,25 @@
 // fragment's alloca). Then binary_prep and binary, for every chip: one
 // 128-bit global load per operand, one 128-bit store, no scratch, no LDS.
 //
+// The IR after convert-fly-to-rocdl: no fly op left, 16-byte aligned vector
+// loads and store on the global pointers, the fragment an entry-block
+// alloca in address space 5.
+// RUN: fly-opt %s --pass-pipeline="builtin.module(fly-canonicalize,fly-layout-lowering,fly-int-swizzle-simplify,canonicalize,convert-fly-to-rocdl,canonicalize)" | FileCheck %s --check-prefix=IR
+// IR-LABEL:  gpu.func @vector_add
+// IR-SAME:     (%[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32)
+// IR:          %[[F:.*]] = llvm.alloca %{{.*}} x f32 {alignment = 4 : i64} : (i32) -> !llvm.ptr<5>
+// IR:          scf.if
+// IR:            %[[PA:.*]] = llvm.getelementptr inbounds %[[A]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// IR:            %[[PB:.*]] = llvm.getelementptr inbounds %[[B]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// IR:            %[[PC:.*]] = llvm.getelementptr inbounds %[[C]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// IR:            %[[VA:.*]] = llvm.load %[[PA]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// IR:            %[[VB:.*]] = llvm.load %[[PB]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// IR:            %[[VC:.*]] = arith.addf %[[VA]], %[[VB]] : vector<4xf32>
+// IR:            llvm.store %[[VC]], %[[F]] {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr<5>
+// IR:            %[[OUT:.*]] = llvm.load %[[F]] {alignment = 4 : i64} : !llvm.ptr<5> -> vector<4xf32>
+// IR:            llvm.store %[[OUT]], %[[PC]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// IR-NOT:      fly.
+
 // DEFINE: %{chip} =
 // DEFINE: %{compile} = fly-opt %s --pass-pipeline="builtin.module(fly-canonicalize,fly-layout-lowering,fly-int-swizzle-simplify,canonicalize,convert-fly-to-rocdl,canonicalize,gpu.module(convert-scf-to-cf,cse,convert-gpu-to-rocdl{chipset=%{chip} index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true}))" | fly-compile --chip=%{chip} --from=binary_prep -o %t.%{chip}.hsaco --print-resources
 // DEFINE: %{check} = llvm-objdump -d %t.%{chip}.hsaco | FileCheck %s --check-prefix
