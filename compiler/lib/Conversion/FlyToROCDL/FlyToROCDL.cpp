@@ -202,6 +202,14 @@ struct AddOffsetLowering : public OpConversionPattern<AddOffsetOp> {
         rewriter.replaceOp(op, adaptor.getPtr());
         return success();
       }
+      // A constant index of the GEP itself when it fits its 32 bits.
+      if (*c == int64_t(int32_t(*c))) {
+        rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+            op, resultType, elementType, adaptor.getPtr(),
+            ArrayRef<LLVM::GEPArg>{int32_t(*c)},
+            LLVM::GEPNoWrapFlags::inbounds);
+        return success();
+      }
       Value index = LLVM::ConstantOp::create(
           rewriter, op.getLoc(), rewriter.getI64Type(),
           rewriter.getI64IntegerAttr(*c));

@@ -2,19 +2,21 @@
 
 // convert-fly-to-rocdl: fly pointers become LLVM pointers of the same address
 // space; make_ptr and ptr.to_llvm are the pointer itself; add_offset is a GEP
-// over the element type (a static 0 folds away); loads and stores carry the
-// pointer type's alignment, a vector type being one vector access.
+// over the element type (a static offset is the GEP's constant index, or a
+// constant beyond 32 bits; 0 folds away); loads and stores carry the pointer
+// type's alignment, a vector type being one vector access.
 
 // CHECK-LABEL: func.func @pointers
 // CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1>, %[[I:.*]]: i32, %[[J:.*]]: i64)
-// CHECK:         %[[C8:.*]] = llvm.mlir.constant(8 : i64) : i64
-// CHECK:         %[[P8:.*]] = llvm.getelementptr inbounds %[[G]][%[[C8]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         %[[P8:.*]] = llvm.getelementptr inbounds %[[G]][8] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
 // CHECK:         %[[PI:.*]] = llvm.getelementptr inbounds %[[P8]][%[[I]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK:         %[[V:.*]] = llvm.load %[[PI]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         %[[PJ:.*]] = llvm.getelementptr inbounds %[[PI]][%[[J]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK:         %[[X:.*]] = llvm.load %[[PJ]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK:         llvm.store %[[X]], %[[PI]] {alignment = 16 : i64} : f32, !llvm.ptr<1>
 // CHECK:         llvm.store %[[V]], %[[PI]] : vector<4xf32>, !llvm.ptr<1>
+// CHECK:         %[[BIG:.*]] = llvm.mlir.constant(4294967296 : i64) : i64
+// CHECK:         llvm.getelementptr inbounds %[[G]][%[[BIG]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NOT:     fly.
 // CHECK:         return %[[V]]
 func.func @pointers(%g: !llvm.ptr<1>, %i: i32, %j: i64) -> vector<4xf32> {
@@ -31,6 +33,9 @@ func.func @pointers(%g: !llvm.ptr<1>, %i: i32, %j: i64) -> vector<4xf32> {
   fly.ptr.store(%x, %pi) : (f32, !fly.ptr<f32, global, align<16>>)
   %raw = fly.ptr.to_llvm(%pi) : (!fly.ptr<f32, global, align<16>>)
   llvm.store %v, %raw : vector<4xf32>, !llvm.ptr<1>
+  %c4g = fly.static : !fly.int_tuple<4294967296>
+  %pbig = fly.add_offset(%p, %c4g) : (!fly.ptr<f32, global, align<16>>, !fly.int_tuple<4294967296>)
+  %y = fly.ptr.load(%pbig) : (!fly.ptr<f32, global, align<16>>) -> f32
   return %v : vector<4xf32>
 }
 
@@ -102,7 +107,7 @@ func.func @swizzle(%s: !llvm.ptr<3>, %g: !llvm.ptr<1>) -> (vector<8xf16>, f32) {
 // CHECK:             %[[E:.*]] = llvm.mlir.addressof @__fly_dyn_shared : !llvm.ptr<3>
 // CHECK:             llvm.store %{{.*}}, %[[E]] {alignment = 64 : i64} : i8, !llvm.ptr<3>
 // CHECK:           %[[X:.*]] = llvm.load %[[D]] {alignment = 16 : i64} : !llvm.ptr<3> -> f32
-// CHECK:           %[[F7:.*]] = llvm.getelementptr inbounds %[[F]][%{{.*}}] : (!llvm.ptr<5>, i64) -> !llvm.ptr<5>, f32
+// CHECK:           %[[F7:.*]] = llvm.getelementptr inbounds %[[F]][7] : (!llvm.ptr<5>) -> !llvm.ptr<5>, f32
 // CHECK:           llvm.store %[[X]], %[[F7]] {alignment = 4 : i64} : f32, !llvm.ptr<5>
 // CHECK-NOT:       fly.
 // CHECK:           gpu.return
@@ -146,7 +151,7 @@ func.func @view(%g: !llvm.ptr<1>, %n: i32) -> f32 {
 // Pointers carried by structured control flow are converted with it.
 // CHECK-LABEL: func.func @loop
 // CHECK:         %[[R:.*]] = scf.for %{{.*}} iter_args(%[[Q:.*]] = %{{.*}}) -> (!llvm.ptr<1>)
-// CHECK:           %[[Q4:.*]] = llvm.getelementptr inbounds %[[Q]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:           %[[Q4:.*]] = llvm.getelementptr inbounds %[[Q]][4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
 // CHECK:           scf.yield %[[Q4]] : !llvm.ptr<1>
 // CHECK:         llvm.load %[[R]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 func.func @loop(%g: !llvm.ptr<1>, %n: index) -> f32 {
