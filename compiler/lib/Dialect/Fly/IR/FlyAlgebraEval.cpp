@@ -43,13 +43,15 @@ FailureOr<ArrayRef<int64_t>> Evaluation::getI64ArrayAttr(StringRef name) const {
 std::string Evaluation::describeOperands() const {
   static const char *const kKinds[] = {
       "int_tuple", "layout", "swizzle", "composed_layout", "tile", "ptr",
-      /*a tensor, by its iterator*/ ""};
+      /*a tensor, by its iterator*/ "", /*an atom, by its type*/ ""};
   static_assert(std::size(kKinds) == std::variant_size_v<AlgebraValue>);
   std::string out;
   llvm::raw_string_ostream os(out);
   llvm::interleaveComma(operands, os, [&](const AlgebraValue &v) {
     if (const auto *tensor = std::get_if<TensorValue>(&v))
       os << (tensor->isMemRef() ? "memref" : "coord_tensor");
+    else if (const auto *atom = std::get_if<AtomValue>(&v))
+      os << atom->type;
     else
       os << kKinds[v.index()];
   });

@@ -138,6 +138,14 @@ private:
 TensorValue sliceTensor(algebra::Arith &ar, const TensorValue &tensor,
                         const algebra::IntTuple &coord);
 
+/// A tensor seen through a new layout placed at `offset` (what a partition
+/// gives): behind a plain layout the iterator moves by the offset; behind a
+/// composed layout `layout` replaces the outer one and the offset joins the
+/// composed offset, in front of the swizzle (FlyMemoryOps.cpp).
+TensorValue placeTensor(algebra::Arith &ar, const TensorValue &tensor,
+                        const algebra::Layout &layout,
+                        const algebra::IntTuple &offset);
+
 /// InferTypeOpInterface::inferReturnTypes of every algebra op: evaluate on
 /// the operand types, then turn the results into verified types (i32/i64
 /// scalars by leaf width if `scalarResults`).

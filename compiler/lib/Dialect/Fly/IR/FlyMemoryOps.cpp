@@ -135,6 +135,22 @@ TensorValue mlir::fly::detail::sliceTensor(Arith &ar, const TensorValue &tensor,
   return out;
 }
 
+TensorValue mlir::fly::detail::placeTensor(Arith &ar, const TensorValue &tensor,
+                                          const Layout &layout,
+                                          const IntTuple &offset) {
+  TensorValue out = tensor;
+  if (std::holds_alternative<Layout>(tensor.layout)) {
+    out.layout = layout;
+    advance(ar, out.iterator, offset);
+    return out;
+  }
+  ComposedLayout composed = std::get<ComposedLayout>(tensor.layout);
+  composed.outer = layout;
+  composed.offset = addCoordinates(ar, composed.offset, offset);
+  out.layout = composed;
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Pointers
 //===----------------------------------------------------------------------===//

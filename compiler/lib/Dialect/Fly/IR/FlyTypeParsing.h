@@ -25,6 +25,9 @@ FailureOr<::fly::algebra::IntTuple> parseIntTupleText(AsmParser &p);
 FailureOr<std::variant<::fly::algebra::Layout, ::fly::algebra::ComposedLayout>>
 parseAnyLayoutText(AsmParser &p);
 
+/// `[16|64]`, as inside `!fly.tile<...>`.
+FailureOr<::fly::algebra::Tile> parseTileText(AsmParser &p);
+
 } // namespace mlir::fly::detail
 
 #endif // FLY_LIB_DIALECT_FLY_IR_FLYTYPEPARSING_H

@@ -88,6 +88,9 @@ std::optional<AlgebraValue> mlir::fly::getAlgebraValue(Type type) {
         return AlgebraValue(
             TensorValue{t.getBase().getValue(), t.getLayout().getValue()});
       })
+      .Case<UniversalCopyType, UniversalFmaType, UniversalAtomicType,
+            CopyAtomType, MmaAtomType, TiledCopyType, TiledMmaType>(
+          [](auto t) { return AlgebraValue(AtomValue{t}); })
       .Default([](Type) { return std::nullopt; });
 }
 
@@ -105,6 +108,9 @@ Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, PointerValue>) {
           return pointerType(v);
+        } else if constexpr (std::is_same_v<T, AtomValue>) {
+          // Atom types are verified where they are built.
+          return v.type;
         } else if constexpr (std::is_same_v<T, TensorValue>) {
           Type layout = std::visit(layoutType, v.layout);
           if (!layout)
@@ -134,7 +140,9 @@ Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
 
 bool mlir::fly::isAlgebraType(Type type) {
   return isa<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
-             TileType, CoordTensorType>(type);
+             TileType, CoordTensorType, UniversalCopyType, UniversalFmaType,
+             UniversalAtomicType, CopyAtomType, MmaAtomType, TiledCopyType,
+             TiledMmaType>(type);
 }
 
 namespace {
@@ -171,8 +179,9 @@ template <typename F> struct LeafMap {
     mapModes(out.modes);
     return out;
   }
-  // A pointer is no leaf.
+  // A pointer is no leaf, nor is an atom.
   PointerValue operator()(const PointerValue &p) { return p; }
+  AtomValue operator()(const AtomValue &a) { return a; }
   TensorValue operator()(const TensorValue &t) {
     TensorValue out = t;
     if (const auto *base = std::get_if<IntTuple>(&t.iterator))
@@ -677,6 +686,14 @@ FailureOr<std::variant<Layout, algebra::ComposedLayout>>
 mlir::fly::detail::parseAnyLayoutText(AsmParser &p) {
   AlgebraParser parser(p);
   auto value = parser.parseAnyLayout();
+  if (failed(value) || failed(parser.rejectPending("',' or '>'")))
+    return failure();
+  return value;
+}
+
+FailureOr<algebra::Tile> mlir::fly::detail::parseTileText(AsmParser &p) {
+  AlgebraParser parser(p);
+  auto value = parser.parseTile();
   if (failed(value) || failed(parser.rejectPending("',' or '>'")))
     return failure();
   return value;

@@ -451,5 +451,6 @@ def Fly_TileToShapeOp : Fly_InferOp<"tile_to_shape"> {
 
 // Pointers, memory and tensors.
 include "fly/Dialect/Fly/IR/FlyMemoryOps.td"
+include "fly/Dialect/Fly/IR/FlyAtomOps.td"
 
 #endif // FLY_DIALECT_FLY_IR_FLYOPS_TD

@@ -61,12 +61,19 @@ struct TensorValue {
   }
 };
 
-/// Any value a fly type can stand for: the algebra's objects, pointers and
-/// tensors.
+/// A copy or MMA operation, an atom or a tiled atom (FlyAtomTypes.td). They
+/// are always static and have no leaves: the value is the type, whose
+/// algebra records FlyAtomTypes.cpp builds.
+struct AtomValue {
+  Type type;
+};
+
+/// Any value a fly type can stand for: the algebra's objects, pointers,
+/// tensors and atoms.
 using AlgebraValue =
     std::variant<::fly::algebra::IntTuple, ::fly::algebra::Layout,
                  ::fly::algebra::Swizzle, ::fly::algebra::ComposedLayout,
-                 ::fly::algebra::Tile, PointerValue, TensorValue>;
+                 ::fly::algebra::Tile, PointerValue, TensorValue, AtomValue>;
 
 /// The fly type that holds an algebra object of C++ type `T`.
 template <typename T> struct TypeFor;
@@ -104,7 +111,8 @@ Type getCheckedType(function_ref<InFlightDiagnostic()> emitError,
                     MLIRContext *ctx, const AlgebraValue &value);
 
 /// True for the types of the algebra's values (int_tuple, layout, swizzle,
-/// composed_layout, tile, coord_tensor); false for pointers and memrefs.
+/// composed_layout, tile, coord_tensor, atoms); false for pointers and
+/// memrefs.
 bool isAlgebraType(Type type);
 
 /// A fly algebra type all of whose leaves are static or `*`: its value

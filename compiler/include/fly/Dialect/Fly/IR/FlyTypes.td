@@ -77,6 +77,8 @@ def Fly_TileType : Fly_AlgebraType<"Tile", "tile", "::fly::algebra::Tile"> {
 
 // Pointers, memrefs and coordinate tensors.
 include "fly/Dialect/Fly/IR/FlyMemoryTypes.td"
+// Copy and MMA operations, atoms and tiled atoms.
+include "fly/Dialect/Fly/IR/FlyAtomTypes.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints used by the ops
@@ -125,6 +127,6 @@ def Fly_TileMode : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Tile],
                              "fly int_tuple leaf, layout or tile">;
 def Fly_AnyAlgebraType
     : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Swizzle, Fly_ComposedLayout,
-                 Fly_Tile, Fly_CoordTensor], "fly algebra type">;
+                 Fly_Tile, Fly_CoordTensor, Fly_AnyAtom], "fly algebra type">;
 
 #endif // FLY_DIALECT_FLY_IR_FLYTYPES_TD
