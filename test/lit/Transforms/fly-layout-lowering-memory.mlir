@@ -3,9 +3,11 @@
 // fly-layout-lowering on memory accesses: a memref access is a pointer
 // access at the tensor's pointer moved by the layout's index of the
 // coordinate (fly.add_offset; a static 0 is the pointer itself), with the
-// alignment add_offset infers; load_vec/store_vec of a layout that
-// coalesces to N:1 is one vector access, of any other layout one access per
-// element; make_fragment_like is a memref.alloca.
+// alignment add_offset infers; load_vec/store_vec take the elements in runs
+// of consecutive ones: a layout that coalesces to N:1 is one vector access,
+// a first coalesced mode of stride 1 gives one vector access per run, any
+// other layout one access per element; make_fragment_like is a
+// memref.alloca.
 
 // CHECK-LABEL: func.func @load_store
 // CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32, %[[I:.*]]: i32, %[[J:.*]]: i32, %[[X:.*]]: f32)
@@ -127,32 +129,61 @@ func.func @contiguous(%g: !llvm.ptr<1>, %n: i32, %r: i32) {
 
 // -----
 
-// (2,2):(1,8) does not coalesce to one mode: one access per element, in 1-D
-// index order (offsets 0, 1, 8, 9), assembled into the vector and taken
+// (2,2):(8,1) has no two adjacent elements in 1-D index order: one access
+// per element (offsets 0, 8, 1, 9), assembled into the vector and taken
 // apart from it.
 // CHECK-LABEL: func.func @strided
 // CHECK-SAME:    (%{{.*}}: !llvm.ptr<1>, %[[V:.*]]: vector<4xf32>)
 // CHECK:         %[[P:.*]] = fly.make_ptr
 // CHECK:         %[[E0:.*]] = fly.ptr.load(%[[P]]) : (!fly.ptr<f32, global, align<16>>) -> f32
-// CHECK:         %[[C1:.*]] = fly.static : !fly.int_tuple<1>
-// CHECK:         %[[P1:.*]] = fly.add_offset(%[[P]], %[[C1]])
-// CHECK:         %[[E1:.*]] = fly.ptr.load(%[[P1]]) : (!fly.ptr<f32, global>) -> f32
 // CHECK:         %[[C8:.*]] = fly.static : !fly.int_tuple<8>
 // CHECK:         %[[P8:.*]] = fly.add_offset(%[[P]], %[[C8]])
 // CHECK:         %[[E8:.*]] = fly.ptr.load(%[[P8]]) : (!fly.ptr<f32, global, align<16>>) -> f32
+// CHECK:         %[[C1:.*]] = fly.static : !fly.int_tuple<1>
+// CHECK:         %[[P1:.*]] = fly.add_offset(%[[P]], %[[C1]])
+// CHECK:         %[[E1:.*]] = fly.ptr.load(%[[P1]]) : (!fly.ptr<f32, global>) -> f32
 // CHECK:         %[[C9:.*]] = fly.static : !fly.int_tuple<9>
 // CHECK:         %[[P9:.*]] = fly.add_offset(%[[P]], %[[C9]])
 // CHECK:         %[[E9:.*]] = fly.ptr.load(%[[P9]]) : (!fly.ptr<f32, global>) -> f32
-// CHECK:         %[[R:.*]] = vector.from_elements %[[E0]], %[[E1]], %[[E8]], %[[E9]] : vector<4xf32>
+// CHECK:         %[[R:.*]] = vector.from_elements %[[E0]], %[[E8]], %[[E1]], %[[E9]] : vector<4xf32>
 // CHECK:         %[[X0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
 // CHECK:         fly.ptr.store(%[[X0]], %[[P]])
 // CHECK-COUNT-3: vector.extract %[[V]]
 // CHECK:         return %[[R]]
 func.func @strided(%g: !llvm.ptr<1>, %v: vector<4xf32>) -> vector<4xf32> {
   %p = fly.make_ptr(%g) : (!llvm.ptr<1>) -> !fly.ptr<f32, global, align<16>>
-  %l = fly.static : !fly.layout<(2,2):(1,8)>
-  %m = fly.make_view(%p, %l) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(2,2):(1,8)>)
-  %r = fly.memref.load_vec(%m) : (!fly.memref<f32, global, (2,2):(1,8), align<16>>)
-  fly.memref.store_vec(%v, %m) : (vector<4xf32>, !fly.memref<f32, global, (2,2):(1,8), align<16>>)
+  %l = fly.static : !fly.layout<(2,2):(8,1)>
+  %m = fly.make_view(%p, %l) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(2,2):(8,1)>)
+  %r = fly.memref.load_vec(%m) : (!fly.memref<f32, global, (2,2):(8,1), align<16>>)
+  fly.memref.store_vec(%v, %m) : (vector<4xf32>, !fly.memref<f32, global, (2,2):(8,1), align<16>>)
   return %r : vector<4xf32>
+}
+
+// -----
+
+// (4,2):(1,64) is two runs of 4 consecutive halves: two 8-byte vector
+// accesses (at 0 and 64, both 16-byte aligned), put together with
+// insert_strided_slice and taken apart with extract_strided_slice.
+// CHECK-LABEL: func.func @runs
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr<3>, %[[V:.*]]: vector<8xf16>)
+// CHECK:         %[[P:.*]] = fly.make_ptr
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<8xf16>
+// CHECK:         %[[A:.*]] = fly.ptr.load(%[[P]]) : (!fly.ptr<f16, shared, align<16>>) -> vector<4xf16>
+// CHECK:         %[[R0:.*]] = vector.insert_strided_slice %[[A]], %[[Z]] {offsets = [0], strides = [1]} : vector<4xf16> into vector<8xf16>
+// CHECK:         %[[P64:.*]] = fly.add_offset(%[[P]], %{{.*}}) : (!fly.ptr<f16, shared, align<16>>, !fly.int_tuple<64>) -> !fly.ptr<f16, shared, align<16>>
+// CHECK:         %[[B:.*]] = fly.ptr.load(%[[P64]]) : (!fly.ptr<f16, shared, align<16>>) -> vector<4xf16>
+// CHECK:         %[[R:.*]] = vector.insert_strided_slice %[[B]], %[[R0]] {offsets = [4], strides = [1]} : vector<4xf16> into vector<8xf16>
+// CHECK:         %[[S0:.*]] = vector.extract_strided_slice %[[V]] {offsets = [0], sizes = [4], strides = [1]} : vector<8xf16> to vector<4xf16>
+// CHECK:         fly.ptr.store(%[[S0]], %[[P]]) : (vector<4xf16>, !fly.ptr<f16, shared, align<16>>)
+// CHECK:         %[[Q64:.*]] = fly.add_offset(%[[P]], %{{.*}})
+// CHECK:         %[[S1:.*]] = vector.extract_strided_slice %[[V]] {offsets = [4], sizes = [4], strides = [1]} : vector<8xf16> to vector<4xf16>
+// CHECK:         fly.ptr.store(%[[S1]], %[[Q64]]) : (vector<4xf16>, !fly.ptr<f16, shared, align<16>>)
+// CHECK:         return %[[R]]
+func.func @runs(%g: !llvm.ptr<3>, %v: vector<8xf16>) -> vector<8xf16> {
+  %p = fly.make_ptr(%g) : (!llvm.ptr<3>) -> !fly.ptr<f16, shared, align<16>>
+  %l = fly.static : !fly.layout<(4,2):(1,64)>
+  %m = fly.make_view(%p, %l) : (!fly.ptr<f16, shared, align<16>>, !fly.layout<(4,2):(1,64)>)
+  %r = fly.memref.load_vec(%m) : (!fly.memref<f16, shared, (4,2):(1,64), align<16>>)
+  fly.memref.store_vec(%v, %m) : (vector<8xf16>, !fly.memref<f16, shared, (4,2):(1,64), align<16>>)
+  return %r : vector<8xf16>
 }

@@ -74,20 +74,27 @@ AlgebraValue Lowerer::bind(Value operand, ArithEmitter &emitter) {
   return av;
 }
 
-/// A memref whose elements, in 1-D index order, are consecutive from its
-/// pointer: a plain layout that coalesces to N:1 (or to one element).
-static bool isContiguous(MemTensorType type) {
+/// The length of the runs of consecutive elements of a memref: in 1-D
+/// index order, the elements from each multiple of it on lie one after the
+/// other in memory. It is the first mode of the coalesced layout when that
+/// has stride 1 (the whole size for a layout coalescing to N:1), else 1 (a
+/// swizzled layout too). Coalescing keeps the function, so the runs are
+/// those of the memref's own layout.
+static int64_t getContiguousRun(MemTensorType type) {
   auto layout = getAlgebraValueAs<alg::Layout>(type.getLayout());
   if (!layout)
-    return false;
+    return 1;
   alg::Arith ar;
   alg::Layout flat = alg::coalesce(ar, *layout);
   if (ar.failed())
-    return false;
+    return 1;
   std::vector<alg::Int> shape = alg::leaves(flat.shape);
   std::vector<alg::Int> stride = alg::leaves(flat.stride);
-  return shape.size() == 1 && shape[0].isStatic() &&
-         (shape[0].isStaticValue(1) || stride[0].isStaticValue(1));
+  if (shape.empty() || !shape[0].isStatic() || shape[0].value() < 1)
+    return 1;
+  if (shape.size() == 1 && shape[0].isStaticValue(1))
+    return 1;
+  return stride[0].isStaticValue(1) ? shape[0].value() : 1;
 }
 
 LogicalResult Lowerer::lowerAccess(Operation *op) {
@@ -133,15 +140,17 @@ LogicalResult Lowerer::lowerAccess(Operation *op) {
       return failure();
     PtrStoreOp::create(builder, loc, store.getValue(), *p);
   } else if (auto load = dyn_cast<MemRefLoadVecOp>(op)) {
-    // One vector access when the elements are consecutive, else one access
-    // per element, in 1-D index order.
+    // One access per run of consecutive elements: a single vector access
+    // for a contiguous memref, scalars when no two elements are adjacent.
     auto vectorType = cast<VectorType>(load.getType());
+    int64_t size = vectorType.getNumElements();
+    int64_t run = getContiguousRun(type);
     Value result;
-    if (isContiguous(type)) {
+    if (run == size) {
       result = PtrLoadOp::create(builder, loc, vectorType, base);
-    } else {
+    } else if (run == 1) {
       SmallVector<Value> elements;
-      for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
+      for (int64_t i = 0; i < size; ++i) {
         FailureOr<Value> p = address(alg::IntTuple(alg::Int(i)));
         if (failed(p))
           return failure();
@@ -149,21 +158,37 @@ LogicalResult Lowerer::lowerAccess(Operation *op) {
       }
       result =
           vector::FromElementsOp::create(builder, loc, vectorType, elements);
+    } else {
+      auto runType = VectorType::get({run}, element);
+      result = arith::ConstantOp::create(builder, loc, vectorType,
+                                         builder.getZeroAttr(vectorType));
+      for (int64_t i = 0; i < size; i += run) {
+        FailureOr<Value> p = address(alg::IntTuple(alg::Int(i)));
+        if (failed(p))
+          return failure();
+        Value piece = PtrLoadOp::create(builder, loc, runType, *p);
+        result = vector::InsertStridedSliceOp::create(builder, loc, piece,
+                                                      result, {i}, {1});
+      }
     }
     load.replaceAllUsesWith(result);
   } else {
     auto store = cast<MemRefStoreVecOp>(op);
     Value value = store.getValue();
-    if (isContiguous(type)) {
+    int64_t size = cast<VectorType>(value.getType()).getNumElements();
+    int64_t run = getContiguousRun(type);
+    if (run == size) {
       PtrStoreOp::create(builder, loc, value, base);
     } else {
-      for (int64_t i = 0, e = cast<VectorType>(value.getType()).getNumElements();
-           i < e; ++i) {
+      for (int64_t i = 0; i < size; i += run) {
         FailureOr<Value> p = address(alg::IntTuple(alg::Int(i)));
         if (failed(p))
           return failure();
-        Value x = vector::ExtractOp::create(builder, loc, value, i);
-        PtrStoreOp::create(builder, loc, x, *p);
+        Value piece =
+            run == 1 ? Value(vector::ExtractOp::create(builder, loc, value, i))
+                     : Value(vector::ExtractStridedSliceOp::create(
+                           builder, loc, value, {i}, {run}, {1}));
+        PtrStoreOp::create(builder, loc, piece, *p);
       }
     }
   }

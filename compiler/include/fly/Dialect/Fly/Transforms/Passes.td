@@ -90,9 +90,13 @@ def FlyLayoutLowering : Pass<"fly-layout-lowering"> {
     of the layout's index of `%c` (for a swizzled composed layout, the
     swizzle's xor chain on that index). `fly.memref.load_vec` /
     `store_vec` of a tensor whose layout coalesces to `N:1` is one vector
-    access at its pointer, with the pointer's alignment; of any other
-    layout, one access per element in 1-D index order, assembled with
-    `vector.from_elements` / taken apart with `vector.extract`.
+    access at its pointer, with the pointer's alignment. When the first
+    mode of the coalesced layout has stride 1, each run of that many
+    consecutive elements is one vector access (put together with
+    `vector.insert_strided_slice`, taken apart with
+    `vector.extract_strided_slice`); otherwise there is one access per
+    element in 1-D index order (`vector.from_elements` /
+    `vector.extract`).
     `fly.make_fragment_like` is `fly.memref.alloca` of its type.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
