@@ -10,6 +10,8 @@
 #include "FlyEvaluation.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 using namespace mlir;
 using namespace mlir::fly;
 using namespace mlir::fly::detail;
@@ -214,4 +216,12 @@ LogicalResult MmaMakeFragmentOp::evaluate(Evaluation &e) {
         getNaturalAlignment(bytes)};
     return TensorValue{pointer, fragment};
   });
+}
+
+/// The fragment is fresh register storage of the inferred type: once the
+/// type is known, the op is that allocation.
+LogicalResult MmaMakeFragmentOp::canonicalize(MmaMakeFragmentOp op,
+                                              PatternRewriter &rewriter) {
+  rewriter.replaceOpWithNewOp<MemRefAllocaOp>(op, op.getType());
+  return success();
 }

@@ -141,11 +141,13 @@ def Fly_MmaMakeFragmentOp
     fresh `register` memref whose layout is the algebra's fragment of the
     partitioned layout (A and B like it, C compact column-major) and whose
     element type is the MMA operation's type of that operand. The
-    partitioned layout must be static.
+    partitioned layout must be static. It canonicalizes to
+    `fly.memref.alloca` of its type.
   }];
   let arguments = (ins Fly_TiledMma:$tiled_mma, Fly_Tensor:$tensor,
                        StrAttr:$operand);
   let results = (outs Fly_MemRef:$result);
+  let hasCanonicalizeMethod = 1;
 }
 
 #endif // FLY_DIALECT_FLY_IR_FLYATOMOPS_TD
