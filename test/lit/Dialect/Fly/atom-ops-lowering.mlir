@@ -83,3 +83,22 @@ func.func @fragment(%pc: !pc, %v: f32) {
   fly.memref.store(%v, %fc, %j) : (f32, !fly.memref<f32, register, (1,8,8):(0,1,8)>, i32)
   return
 }
+
+// -----
+
+!tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
+!c = !fly.memref<f32, global, (128,128):(1,128)>
+
+// A static thread index gives a static offset: thread 17 is (m, n) = (1, 1)
+// of the 16x16 atom layout and owns C from 1 + 128*1 = 129.
+// CHECK-LABEL: func.func @mma_static_thread
+// CHECK:         %[[OFF:.*]] = fly.static : !fly.int_tuple<129>
+// CHECK:         fly.add_offset(%{{.*}}, %[[OFF]])
+func.func @mma_static_thread(%c: !c) -> f32 {
+  %tm = fly.static : !tm
+  %t = fly.static : !fly.int_tuple<17>
+  %pc = fly.tiled_mma.partition(%tm, %c, %t) {operand = "C"} : (!tm, !c, !fly.int_tuple<17>)
+  %j = arith.constant 9 : i32
+  %y = fly.memref.load(%pc, %j) : (!fly.memref<f32, global, (1,8,8):(0,16,2048)>, i32)
+  return %y : f32
+}
