@@ -227,23 +227,29 @@ def _trailing_unit_matters(a: Layout, b: Layout) -> bool:
     return len(fs) > 1 and fs[-1] == 1 and pycute.cosize(b) > size_of(a.shape)
 
 
+def _by_mode(verdict_fn, a: Layout, b: tuple):
+    """A tile tuple (pycute's by-mode form; None keeps a mode) applied mode by
+    mode with `verdict_fn`; the worst verdict wins."""
+    if len(b) > len(a):
+        return REJECT, None
+    out, verdict = [], OK
+    for i, m in enumerate(b):
+        if m is None:
+            out.append(a[i])
+            continue
+        v, r = verdict_fn(a[i], Layout(m) if isinstance(m, int) else m)
+        if failed(v):
+            return v, None
+        verdict = worst(verdict, v)
+        out.append(r)
+    out += [a[i] for i in range(len(b), len(a))]
+    return verdict, make_layout(out)
+
+
 def composition_verdict(a: Layout, b):
     """b: a Layout or a Tile tuple (pycute's by-mode form)."""
     if isinstance(b, tuple):
-        if len(b) > len(a):
-            return REJECT, None
-        results, verdict = [], OK
-        for i, m in enumerate(b):
-            if m is None:
-                results.append(a[i])
-                continue
-            v, r = composition_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if failed(v):
-                return v, None
-            verdict = worst(verdict, v)
-            results.append(r)
-        results += [a[i] for i in range(len(b), len(a))]
-        return verdict, make_layout(results)
+        return _by_mode(composition_verdict, a, b)
     res, py_ok = _pycute(pycute.composition, a, b)
     cpp_ok = cute_composition_ok(a, b)
     if py_ok and _trailing_unit_matters(a, b):
@@ -274,20 +280,7 @@ def complement_verdict(layout: Layout, cotarget=None):
 
 def logical_divide_verdict(a: Layout, b):
     if isinstance(b, tuple):
-        if len(b) > len(a):
-            return REJECT, None
-        out, verdict = [], OK
-        for i, m in enumerate(b):
-            if m is None:
-                out.append(a[i])
-                continue
-            v, r = logical_divide_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if failed(v):
-                return v, None
-            verdict = worst(verdict, v)
-            out.append(r)
-        out += [a[i] for i in range(len(b), len(a))]
-        return verdict, make_layout(out)
+        return _by_mode(logical_divide_verdict, a, b)
     n = size_of(a.shape)
     v, comp = complement_verdict(b, n)
     if v != OK:
@@ -302,20 +295,7 @@ def logical_divide_verdict(a: Layout, b):
 
 def logical_product_verdict(a: Layout, b):
     if isinstance(b, tuple):
-        if len(b) > len(a):
-            return REJECT, None
-        out, verdict = [], OK
-        for i, m in enumerate(b):
-            if m is None:
-                out.append(a[i])
-                continue
-            v, r = logical_product_verdict(a[i], Layout(m) if isinstance(m, int) else m)
-            if failed(v):
-                return v, None
-            verdict = worst(verdict, v)
-            out.append(r)
-        out += [a[i] for i in range(len(b), len(a))]
-        return verdict, make_layout(out)
+        return _by_mode(logical_product_verdict, a, b)
     v, comp = complement_verdict(a, size_of(a.shape) * pycute.cosize(b))
     if failed(v):
         return v, None
