@@ -71,6 +71,21 @@ TiledCopy makeTiledCopy(Arith &ar, const CopyAtom &atom,
                      "make_tiled_copy: values of " + toString(layoutTV) +
                          " for the atom's values"))
     return {};
+  // The layout indexes the tile: its image must lie inside it.
+  IntTuple shape = shapeOfTile(ar, tiler);
+  if (ar.failed())
+    return {};
+  Int tileSize = size(ar, makeLayout(ar, shape));
+  Int image = cosize(ar, layoutTV);
+  if (ar.failed())
+    return {};
+  if (!tileSize.isStatic() || !image.isStatic() ||
+      image.value() > tileSize.value()) {
+    ar.fail("make_tiled_copy: the thread-value layout " + toString(layoutTV) +
+            " (cosize " + toString(image) + ") does not fit the tile " +
+            toString(tiler) + " (size " + toString(tileSize) + ")");
+    return {};
+  }
   return {atom, layoutTV, tiler};
 }
 

@@ -23,7 +23,7 @@ struct TiledCopy {
 /// CuTe's make_tiled_copy_impl (the CuTe DSL's make_tiled_copy): an atom
 /// with a (thread, value) -> tile layout and the tile. The tiler's modes must
 /// be layouts; the tiled thread and value counts must be multiples of the
-/// atom's.
+/// atom's, and the layout's image (its cosize) must lie inside the tile.
 TiledCopy makeTiledCopy(Arith &ar, const CopyAtom &atom,
                         const Layout &layoutTV, const Tile &tiler);
 /// CuTe's make_tiled_copy(atom, thr, val) (the CuTe DSL's

@@ -75,26 +75,7 @@ algebra::TiledCopy mlir::fly::getTiledCopy(Arith &ar, Type atom,
   algebra::CopyAtom copyAtom = getCopyAtom(ar, atom);
   if (ar.failed())
     return {};
-  algebra::TiledCopy copy =
-      algebra::makeTiledCopy(ar, copyAtom, layoutTV, tile);
-  if (ar.failed())
-    return {};
-  // LAYOUT_TV indexes the tile: its image must lie inside it.
-  algebra::IntTuple shape = algebra::shapeOfTile(ar, tile);
-  if (ar.failed())
-    return {};
-  algebra::Int tileSize = algebra::size(ar, algebra::makeLayout(ar, shape));
-  algebra::Int cosize = algebra::cosize(ar, layoutTV);
-  if (ar.failed())
-    return {};
-  if (!tileSize.isStatic() || !cosize.isStatic() ||
-      cosize.value() > tileSize.value()) {
-    ar.fail("the thread-value layout " + toString(layoutTV) + " (cosize " +
-            toString(cosize) + ") does not fit the tile " + toString(tile) +
-            " (size " + toString(tileSize) + ")");
-    return {};
-  }
-  return copy;
+  return algebra::makeTiledCopy(ar, copyAtom, layoutTV, tile);
 }
 
 algebra::TiledMma mlir::fly::getTiledMma(Arith &ar, Type atom,
