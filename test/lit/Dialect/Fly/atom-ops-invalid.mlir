@@ -10,7 +10,7 @@ func.func @tiled_copy_tile_mismatch() {
   %atom = fly.make_copy_atom : !atom
   %tv = fly.static : !fly.layout<((16,16),4):((64,1),16)>
   %tile = fly.static : !fly.tile<[16|32]>
-  // expected-error @+1 {{'fly.make_tiled_copy' op the thread-value layout ((16,16),4):((64,1),16) (cosize 1024) does not fit the tile [16|32] (size 512)}}
+  // expected-error @+1 {{'fly.make_tiled_copy' op make_tiled_copy: the thread-value layout ((16,16),4):((64,1),16) (cosize 1024) does not fit the tile [16|32] (size 512)}}
   %tc = fly.make_tiled_copy(%atom, %tv, %tile)
       : (!atom, !fly.layout<((16,16),4):((64,1),16)>, !fly.tile<[16|32]>)
   return
@@ -176,5 +176,17 @@ func.func @make_tiled_mma_bad_perm() {
   // expected-error @+1 {{'fly.make_tiled_mma' op make_tiled_mma: the permutation [4|4|4|4] has more than three modes (M,N,K)}}
   %tm = fly.make_tiled_mma(%atom, %l, %perm)
       : (!fly.mma_atom<!fly.universal_fma<f32>>, !fly.layout<(2,2,1):(1,2,0)>, !fly.tile<[4|4|4|4]>)
+  return
+}
+
+// -----
+
+!mma = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
+!atom = !fly.copy_atom<!fly.universal_copy<32>, 32>
+func.func @tiled_copy_for_operand() {
+  %a = fly.static : !atom
+  %m = fly.static : !mma
+  // expected-error @+1 {{attribute 'operand' must be "A", "B" or "C", got "D"}}
+  %c = fly.make_tiled_copy_for(%a, %m) {operand = "D"} : (!atom, !mma)
   return
 }

@@ -157,3 +157,24 @@ func.func @mixed_types(%p: !fly.memref<f16, shared, (1,2,4):(0,2,8)>) {
          !fly.memref<f16, shared, (1,2,4):(0,2,8)>)
   return
 }
+
+// make_tiled_copy_A/B/C: the copy takes the MMA operand's thread-value
+// layout and tile. With 16 x 16 universal-FMA atoms, A's 16 x 1 tile is
+// owned by t % 16 (the 16 thread columns share it, stride 0), C's 16 x 16
+// tile by thread m + 16 n.
+!atom32 = !fly.copy_atom<!fly.universal_copy<32>, 32>
+// CHECK-LABEL: func.func @tiled_copy_for
+// CHECK:         fly.make_tiled_copy_for({{.*}}) {operand = "A"}
+// CHECK-SAME:      -> !fly.tiled_copy<!fly.copy_atom<!fly.universal_copy<32>, 32>, ((16,16),(1,(1,1))):((1,0),(0,(0,0))), [16|1]>
+// CHECK:         fly.make_tiled_copy_for({{.*}}) {operand = "B"}
+// CHECK-SAME:      -> !fly.tiled_copy<!fly.copy_atom<!fly.universal_copy<32>, 32>, ((16,16),(1,(1,1))):((0,1),(0,(0,0))), [16|1]>
+// CHECK:         fly.make_tiled_copy_for({{.*}}) {operand = "C"}
+// CHECK-SAME:      -> !fly.tiled_copy<!fly.copy_atom<!fly.universal_copy<32>, 32>, (256,(1,(1,1))):(1,(0,(0,0))), [16|16]>
+func.func @tiled_copy_for() {
+  %a = fly.static : !atom32
+  %m = fly.static : !tm
+  %ca = fly.make_tiled_copy_for(%a, %m) {operand = "A"} : (!atom32, !tm)
+  %cb = fly.make_tiled_copy_for(%a, %m) {operand = "B"} : (!atom32, !tm)
+  %cc = fly.make_tiled_copy_for(%a, %m) {operand = "C"} : (!atom32, !tm)
+  return
+}

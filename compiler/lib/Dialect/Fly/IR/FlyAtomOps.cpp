@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FlyEvaluation.h"
+#include "fly/Algebra/AtomPlan.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -107,6 +108,27 @@ LogicalResult MakeTiledCopyOp::evaluate(Evaluation &e) {
     return AtomValue{TiledCopyType::get(ctx, atom.type,
                                         LayoutType::get(ctx, layoutTV),
                                         TileType::get(ctx, tile))};
+  });
+}
+
+LogicalResult MakeTiledCopyForOp::evaluate(Evaluation &e) {
+  FailureOr<algebra::MmaOperand> op = getMmaOperandAttr(e);
+  if (failed(op))
+    return failure();
+  return e([op = *op](Arith &ar, const AtomValue &atom,
+                      const AtomValue &mmaType) -> AlgebraValue {
+    algebra::CopyAtom copyAtom = getCopyAtom(ar, atom.type);
+    algebra::TiledMma mma = mlir::fly::getTiledMma(ar, mmaType.type);
+    if (ar.failed())
+      return atom;
+    algebra::TiledCopy copy =
+        algebra::makeTiledCopyFor(ar, copyAtom, mma, op);
+    if (ar.failed())
+      return atom;
+    MLIRContext *ctx = atom.type.getContext();
+    return AtomValue{TiledCopyType::get(
+        ctx, atom.type, LayoutType::get(ctx, copy.layoutTV),
+        TileType::get(ctx, copy.tiler))};
   });
 }
 
@@ -223,5 +245,356 @@ LogicalResult MmaMakeFragmentOp::evaluate(Evaluation &e) {
 LogicalResult MmaMakeFragmentOp::canonicalize(MmaMakeFragmentOp op,
                                               PatternRewriter &rewriter) {
   rewriter.replaceOpWithNewOp<MemRefAllocaOp>(op, op.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Copy and gemm: the calls on tensors
+//===----------------------------------------------------------------------===//
+
+Type mlir::fly::getCopyAtomType(Type atomLike) {
+  if (auto tiled = dyn_cast_or_null<TiledCopyType>(atomLike))
+    return tiled.getAtom();
+  return isa_and_nonnull<CopyAtomType>(atomLike) ? atomLike : Type();
+}
+
+Type mlir::fly::getMmaAtomType(Type atomLike) {
+  if (auto tiled = dyn_cast_or_null<TiledMmaType>(atomLike))
+    return tiled.getAtom();
+  return isa_and_nonnull<MmaAtomType>(atomLike) ? atomLike : Type();
+}
+
+/// The values of one side of a copy call: `n` contiguous elements, which a
+/// swizzle keeps together when the run lies inside one of its 2^base-element
+/// blocks (it only rewrites the bits from `base` up).
+static bool checkContiguous(Arith &ar, const TensorValue &t, int64_t n,
+                            const char *side) {
+  const Layout &layout = partitionedLayout(t);
+  if (n == 1)
+    return true;
+  Layout flat = algebra::coalesce(ar, layout);
+  if (ar.failed())
+    return false;
+  if (!flat.shape.isLeaf() || !flat.shape.leaf().isStaticValue(n) ||
+      !flat.stride.leaf().isStaticValue(1))
+    return ar.fail(std::string("the ") + side + " values " +
+                   toString(layout) + " of an atom call are not " +
+                   std::to_string(n) + " contiguous elements, as the atom "
+                   "needs");
+  const auto *composed = std::get_if<algebra::ComposedLayout>(&t.layout);
+  if (!composed)
+    return true;
+  const auto *swizzle = std::get_if<algebra::Swizzle>(&composed->inner);
+  if (!swizzle)
+    return ar.fail(std::string("the ") + side + " of an atom call is a "
+                   "layout composed with a layout; only swizzles are "
+                   "supported");
+  int64_t block = int64_t(1) << swizzle->base;
+  int64_t div = composed->offset.isLeaf()
+                    ? composed->offset.leaf().divisibility()
+                    : 1;
+  if (n > block || div % n != 0)
+    return ar.fail(std::string("the ") + side + " values of an atom call "
+                   "are not contiguous behind the swizzle " +
+                   toString(*swizzle) + ": " + std::to_string(n) +
+                   " elements at offset " + toString(composed->offset) +
+                   " may cross a block of " + std::to_string(block));
+  return true;
+}
+
+bool mlir::fly::checkCopyCallOperands(Arith &ar,
+                                      const algebra::CopyAtom &atom,
+                                      const TensorValue &src,
+                                      const TensorValue &dst) {
+  auto check = [&](const TensorValue &t, const Int &want, const char *side) {
+    Int n = algebra::size(ar, partitionedLayout(t));
+    if (ar.failed())
+      return false;
+    if (!n.isStatic() || n.value() != want.value())
+      return ar.fail(std::string("the ") + side + " " +
+                     toString(partitionedLayout(t)) + " of an atom call "
+                     "has " + toString(n) + " values, the atom moves " +
+                     toString(want));
+    return checkContiguous(ar, t, want.value(), side);
+  };
+  return check(src, atom.numValSrc(), "source") &&
+         check(dst, atom.numValDst(), "destination");
+}
+
+void mlir::fly::forEachTensorCopyCall(
+    Arith &ar, Type atomLike, const TensorValue &src, const TensorValue &dst,
+    const std::function<void(const TensorCopyCall &)> &onCall) {
+  algebra::CopyAtom atom = getCopyAtom(ar, getCopyAtomType(atomLike));
+  if (ar.failed())
+    return;
+  algebra::forEachCopyCall(
+      ar, atom, partitionedLayout(src), partitionedLayout(dst),
+      [&](const algebra::CopyCall &call) {
+        TensorCopyCall c{
+            placeTensor(ar, src, call.src.layout, call.src.offset),
+            placeTensor(ar, dst, call.dst.layout, call.dst.offset),
+            call.rest};
+        if (!ar.failed() && checkCopyCallOperands(ar, atom, c.src, c.dst))
+          onCall(c);
+      });
+}
+
+Int mlir::fly::copyPredicateSize(Arith &ar, const TensorValue &src) {
+  const Layout &l = partitionedLayout(src);
+  unsigned r = l.rank();
+  if (r <= 1)
+    return Int(1);
+  return algebra::size(ar, algebra::group(ar, l, 1, r)[1]);
+}
+
+void mlir::fly::forEachTensorMmaCall(
+    Arith &ar, Type atomLike, const TensorValue &d, const TensorValue &a,
+    const TensorValue &b, const TensorValue &c,
+    const std::function<void(const TensorMmaCall &)> &onCall) {
+  algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(atomLike));
+  if (ar.failed())
+    return;
+  algebra::forEachMmaCall(
+      ar, atom, partitionedLayout(d), partitionedLayout(a),
+      partitionedLayout(b), partitionedLayout(c),
+      [&](const algebra::MmaCall &call) {
+        TensorMmaCall t{placeTensor(ar, d, call.d.layout, call.d.offset),
+                        placeTensor(ar, a, call.a.layout, call.a.offset),
+                        placeTensor(ar, b, call.b.layout, call.b.offset),
+                        placeTensor(ar, c, call.c.layout, call.c.offset)};
+        if (!ar.failed())
+          onCall(t);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Copy and gemm: verifiers
+//===----------------------------------------------------------------------===//
+
+static TensorValue tensorOf(Value v) {
+  return std::get<TensorValue>(toAlgebraValue(v.getType()));
+}
+
+/// Element types of a copy: each side's element has the atom's value width,
+/// and an atomic atom's value type.
+static LogicalResult checkCopyElements(Operation *op, Type atomLike,
+                                       ArrayRef<Type> elements) {
+  auto atom = cast<CopyAtomType>(getCopyAtomType(atomLike));
+  auto atomic = dyn_cast<UniversalAtomicType>(atom.getOp());
+  for (Type element : elements) {
+    if (atomic && element != atomic.getValueType())
+      return op->emitOpError("element type ")
+             << element << " differs from the atomic operation's "
+             << atomic.getValueType();
+    std::optional<int64_t> bytes = getElementByteSize(element);
+    if (!element.isIntOrFloat() || !bytes ||
+        *bytes * 8 != atom.getValueBits())
+      return op->emitOpError("element type ")
+             << element << " does not have the atom's value width of "
+             << atom.getValueBits() << " bits";
+  }
+  return success();
+}
+
+/// An atomic atom combines into memory: its destination is global or
+/// shared (or generic) memory, never registers.
+static LogicalResult checkAtomicDestination(Operation *op, Type atomLike,
+                                            MemTensorType dst) {
+  auto atom = cast<CopyAtomType>(getCopyAtomType(atomLike));
+  if (!isa<UniversalAtomicType>(atom.getOp()))
+    return success();
+  auto space = dst.getPointer().getKnownAddressSpace();
+  if (space && *space == AddressSpace::Register)
+    return op->emitOpError("an atomic copy's destination must be in memory, "
+                           "not registers");
+  return success();
+}
+
+/// Element types of an MMA: d, a, b and c those of the MMA operation.
+static LogicalResult checkMmaElements(Operation *op, Type atomLike,
+                                      std::array<Type, 4> elements) {
+  std::array<Type, 4> want = getMmaElementTypes(getMmaAtomType(atomLike));
+  static const char *names[] = {"D", "A", "B", "C"};
+  for (int i = 0; i < 4; ++i)
+    if (elements[i] != want[i])
+      return op->emitOpError("element type ")
+             << elements[i] << " of " << names[i]
+             << " differs from the atom's " << want[i];
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  if (failed(checkCopyElements(*this, getAtom().getType(),
+                               {getSrc().getType().getElementType(),
+                                getDst().getType().getElementType()})) ||
+      failed(checkAtomicDestination(*this, getAtom().getType(),
+                                    getDst().getType())))
+    return failure();
+  Arith ar;
+  TensorValue src = tensorOf(getSrc());
+  forEachTensorCopyCall(ar, getAtom().getType(), src, tensorOf(getDst()),
+                        [](const TensorCopyCall &) {});
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  if (!getPred())
+    return success();
+  MemTensorType pred = getPred().getType();
+  if (!pred.getElementType().isInteger(1))
+    return emitOpError("the predicate's elements must be i1, not ")
+           << pred.getElementType();
+  Int want = copyPredicateSize(ar, src);
+  Int have = algebra::size(ar, partitionedLayout(tensorOf(getPred())));
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  if (!have.isStatic() || !want.isStatic() || have.value() != want.value())
+    return emitOpError("the predicate has ")
+           << toString(have) << " flags, the copy has " << toString(want)
+           << " slices";
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  auto element = [](Value v) {
+    return cast<MemTensorType>(v.getType()).getElementType();
+  };
+  if (failed(checkMmaElements(*this, getAtom().getType(),
+                              {element(getD()), element(getA()),
+                               element(getB()), element(getC())})))
+    return failure();
+  Arith ar;
+  forEachTensorMmaCall(ar, getAtom().getType(), tensorOf(getD()),
+                       tensorOf(getA()), tensorOf(getB()), tensorOf(getC()),
+                       [](const TensorMmaCall &) {});
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  return success();
+}
+
+LogicalResult CopyAtomCallOp::verify() {
+  if (failed(checkCopyElements(*this, getAtom().getType(),
+                               {getSrc().getType().getElementType(),
+                                getDst().getType().getElementType()})) ||
+      failed(checkAtomicDestination(*this, getAtom().getType(),
+                                    getDst().getType())))
+    return failure();
+  Arith ar;
+  algebra::CopyAtom atom =
+      getCopyAtom(ar, getCopyAtomType(getAtom().getType()));
+  if (ar.failed() ||
+      !checkCopyCallOperands(ar, atom, tensorOf(getSrc()), tensorOf(getDst())))
+    return emitOpError() << ar.error();
+  return success();
+}
+
+/// The value counts of one MMA call: size<1> of each operand's thread-value
+/// layout.
+static std::array<int64_t, 4> mmaValueCounts(Arith &ar,
+                                             const algebra::MmaAtom &atom) {
+  auto count = [&](algebra::MmaOperand op) {
+    return algebra::size(ar, algebra::atomLayoutTV(atom, op)[1]).value();
+  };
+  int64_t c = count(algebra::MmaOperand::C);
+  return {c, count(algebra::MmaOperand::A), count(algebra::MmaOperand::B), c};
+}
+
+LogicalResult MmaAtomCallOp::verify() {
+  std::array<Value, 4> operands = {getD(), getA(), getB(), getC()};
+  std::array<Type, 4> elements;
+  for (int i = 0; i < 4; ++i)
+    elements[i] = cast<MemTensorType>(operands[i].getType()).getElementType();
+  if (failed(checkMmaElements(*this, getAtom().getType(), elements)))
+    return failure();
+  Arith ar;
+  algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(getAtom().getType()));
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  std::array<int64_t, 4> want = mmaValueCounts(ar, atom);
+  static const char *names[] = {"D", "A", "B", "C"};
+  for (int i = 0; i < 4; ++i) {
+    TensorValue tensor = tensorOf(operands[i]);
+    const Layout &l = partitionedLayout(tensor);
+    Int n = algebra::size(ar, l);
+    if (ar.failed() || !n.isStatic() || n.value() != want[i])
+      return emitOpError() << names[i] << " " << toString(l) << " has "
+                           << toString(n) << " values, the atom takes "
+                           << want[i];
+  }
+  return success();
+}
+
+LogicalResult CopyAtomCallSSAOp::verify() {
+  Type atomLike = getAtom().getType();
+  Arith ar;
+  algebra::CopyAtom atom = getCopyAtom(ar, getCopyAtomType(atomLike));
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  auto checkValues = [&](Type type, Type element,
+                         const Int &count) -> LogicalResult {
+    auto vector = dyn_cast<VectorType>(type);
+    if (!vector || vector.getRank() != 1 ||
+        vector.getNumElements() != count.value() ||
+        vector.getElementType() != element)
+      return emitOpError("the values must be a ")
+             << VectorType::get({count.value()}, element) << ", not " << type;
+    return success();
+  };
+  if (auto src = dyn_cast<MemTensorType>(getSrc().getType())) {
+    // The load form: memory -> values.
+    if (getDst() || !getResult())
+      return emitOpError("with a memref source, has no destination and "
+                         "returns the values");
+    if (failed(checkCopyElements(*this, atomLike, {src.getElementType()})))
+      return failure();
+    if (isa<UniversalAtomicType>(
+            cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp()))
+      return emitOpError("an atomic atom writes memory; its value form "
+                         "takes the values and a destination");
+    Int n = algebra::size(ar, partitionedLayout(tensorOf(getSrc())));
+    if (!n.isStatic() || n.value() != atom.numValSrc().value() ||
+        !checkContiguous(ar, tensorOf(getSrc()), n.value(), "source"))
+      return emitOpError(ar.failed() ? ar.error()
+                                     : "the source has " + toString(n) +
+                                           " values, the atom moves " +
+                                           toString(atom.numValSrc()));
+    return checkValues(getResult().getType(), src.getElementType(),
+                       atom.numValDst());
+  }
+  // The store form: values -> memory.
+  if (!getDst() || getResult())
+    return emitOpError("with values as its source, takes a memref "
+                       "destination and returns nothing");
+  MemTensorType dst = getDst().getType();
+  if (failed(checkCopyElements(*this, atomLike, {dst.getElementType()})) ||
+      failed(checkAtomicDestination(*this, atomLike, dst)))
+    return failure();
+  Int n = algebra::size(ar, partitionedLayout(tensorOf(getDst())));
+  if (!n.isStatic() || n.value() != atom.numValDst().value() ||
+      !checkContiguous(ar, tensorOf(getDst()), n.value(), "destination"))
+    return emitOpError(ar.failed() ? ar.error()
+                                   : "the destination has " + toString(n) +
+                                         " values, the atom moves " +
+                                         toString(atom.numValDst()));
+  return checkValues(getSrc().getType(), dst.getElementType(),
+                     atom.numValSrc());
+}
+
+LogicalResult MmaAtomCallSSAOp::verify() {
+  Arith ar;
+  algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(getAtom().getType()));
+  if (ar.failed())
+    return emitOpError() << ar.error();
+  std::array<int64_t, 4> counts = mmaValueCounts(ar, atom);
+  std::array<Type, 4> want = getMmaElementTypes(getMmaAtomType(getAtom().getType()));
+  std::array<Type, 4> types = {getResult().getType(), getA().getType(),
+                               getB().getType(), getC().getType()};
+  static const char *names[] = {"D", "A", "B", "C"};
+  for (int i = 0; i < 4; ++i) {
+    auto v = cast<VectorType>(types[i]);
+    if (v.getRank() != 1 || v.getNumElements() != counts[i] ||
+        v.getElementType() != want[i])
+      return emitOpError()
+             << names[i] << " must be a " << VectorType::get({counts[i]}, want[i])
+             << ", not " << types[i];
+  }
   return success();
 }

@@ -70,6 +70,20 @@ def Fly_MakeTiledCopyOp : Fly_InferOp<"make_tiled_copy"> {
   let results = (outs Fly_TiledCopy:$result);
 }
 
+def Fly_MakeTiledCopyForOp : Fly_InferOp<"make_tiled_copy_for"> {
+  let summary = "a copy atom tiled like an operand of a tiled MMA";
+  let description = [{
+    CuTe's make_tiled_copy_A/B/C:
+    `fly.make_tiled_copy_for(%atom, %tiled_mma) {operand = "A"}` tiles the
+    copy atom over the tiled MMA's thread-value layout of the operand
+    (get_layoutA_TV), on the operand's tile (tile_size_mnk along M and K for
+    A, N and K for B, M and N for C). The result is a `!fly.tiled_copy`.
+  }];
+  let arguments = (ins Fly_CopyAtom:$atom, Fly_TiledMma:$tiled_mma,
+                       StrAttr:$operand);
+  let results = (outs Fly_TiledCopy:$result);
+}
+
 def Fly_MakeTiledMmaOp : Fly_InferOp<"make_tiled_mma"> {
   let summary = "an MMA atom tiled over a layout of atoms";
   let description = [{
@@ -148,6 +162,132 @@ def Fly_MmaMakeFragmentOp
                        StrAttr:$operand);
   let results = (outs Fly_MemRef:$result);
   let hasCanonicalizeMethod = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Copy and gemm
+//===----------------------------------------------------------------------===//
+
+// The atom operand of a copy: a copy_atom, or a tiled_copy (its atom).
+def Fly_CopyAtomLike : AnyTypeOf<[Fly_CopyAtom, Fly_TiledCopy],
+                                 "fly copy_atom or tiled_copy">;
+// The atom operand of a gemm: an mma_atom, or a tiled_mma (its atom).
+def Fly_MmaAtomLike : AnyTypeOf<[Fly_MmaAtom, Fly_TiledMma],
+                                "fly mma_atom or tiled_mma">;
+
+def Fly_CopyOp : Fly_MemoryOp<"copy"> {
+  let summary = "copy a tensor with an atom, optionally predicated";
+  let description = [{
+    CuTe's copy(atom, src, dst) and copy_if(atom, pred, src, dst):
+    ```
+    fly.copy(%atom, %src, %dst[, %pred]) : (ATOM, SRC, DST[, PRED])
+    ```
+    The atom is a copy_atom or a tiled_copy (whose atom is used); the
+    tensors are memrefs, usually a thread's partitions and a register
+    fragment of the same shape ((AtomVal,RestVal), Rest...). A rank-1
+    tensor is one atom call; otherwise the modes 1..R-1 are grouped and
+    looped over (column-major), and each slice is one call, or several when
+    its value mode holds a multiple of the atom's values (a nested value
+    mode is peeled). Every call moves the atom's values: on each side they
+    must be contiguous (the slice coalesces to N:1) and, behind a swizzle,
+    stay contiguous through it. The rest sizes must be static: the calls
+    are unrolled by fly-layout-lowering into `fly.copy_atom_call`s.
+
+    The predicate, when given, is a memref of i1 holding one flag per slice
+    of the grouped rest modes (size(PRED) = the product of modes 1..R-1 of
+    SRC, indexed column-major; 1 for a rank-1 copy); a slice whose flag is
+    false is not copied and its destination keeps its values.
+  }];
+  let arguments = (ins Fly_CopyAtomLike:$atom,
+                       Arg<Fly_MemRef, "the source", [MemRead]>:$src,
+                       Arg<Fly_MemRef, "the destination", [MemWrite]>:$dst,
+                       Optional<Fly_MemRef>:$pred);
+  let hasVerifier = 1;
+}
+
+def Fly_GemmOp : Fly_MemoryOp<"gemm"> {
+  let summary = "D = A * B + C with an MMA atom over partitioned fragments";
+  let description = [{
+    CuTe's gemm(mma, D, A, B, C):
+    `fly.gemm(%mma, %d, %a, %b, %c) : (MMA, D, A, B, C)`. The atom is an
+    mma_atom or a tiled_mma (whose atom is used); the tensors are memrefs
+    (usually register fragments from `fly.mma.make_fragment`). The ranks
+    select the loops: (V)x(V)=>(V) one call; (M)x(N)=>(M,N) and
+    (M,K)x(N,K)=>(M,N) with a unit value mode; (V,M)x(V,N)=>(V,M,N)
+    row-major serpentine; (V,M,K)x(V,N,K)=>(V,M,N) with K outermost. Each
+    call's value modes hold the atom's value counts. D may be C. The sizes
+    must be static: fly-layout-lowering unrolls the calls into
+    `fly.mma_atom_call`s.
+  }];
+  let arguments = (ins Fly_MmaAtomLike:$atom,
+                       Arg<Fly_MemRef, "D", [MemWrite]>:$d,
+                       Arg<Fly_MemRef, "A", [MemRead]>:$a,
+                       Arg<Fly_MemRef, "B", [MemRead]>:$b,
+                       Arg<Fly_MemRef, "C", [MemRead]>:$c);
+  let hasVerifier = 1;
+}
+
+def Fly_CopyAtomCallOp : Fly_MemoryOp<"copy_atom_call"> {
+  let summary = "one call of a copy atom";
+  let description = [{
+    `fly.copy_atom_call(%atom, %src, %dst) : (ATOM, SRC, DST)`: the atom's
+    instruction on exactly its values (size(SRC), size(DST) are the atom's
+    source and destination value counts), contiguous on each side as for
+    `fly.copy`. The element types have the atom's value width. An atomic
+    atom (universal_atomic) combines the source into a global or shared
+    destination.
+  }];
+  let arguments = (ins Fly_CopyAtomLike:$atom,
+                       Arg<Fly_MemRef, "the source", [MemRead]>:$src,
+                       Arg<Fly_MemRef, "the destination", [MemWrite]>:$dst);
+  let hasVerifier = 1;
+}
+
+def Fly_MmaAtomCallOp : Fly_MemoryOp<"mma_atom_call"> {
+  let summary = "one call of an MMA atom";
+  let description = [{
+    `fly.mma_atom_call(%atom, %d, %a, %b, %c) : (ATOM, D, A, B, C)`: the
+    atom's instruction on exactly its values; value i of an operand is the
+    tensor's element at 1-D index i. The element types are the atom's.
+  }];
+  let arguments = (ins Fly_MmaAtomLike:$atom,
+                       Arg<Fly_MemRef, "D", [MemWrite]>:$d,
+                       Arg<Fly_MemRef, "A", [MemRead]>:$a,
+                       Arg<Fly_MemRef, "B", [MemRead]>:$b,
+                       Arg<Fly_MemRef, "C", [MemRead]>:$c);
+  let hasVerifier = 1;
+}
+
+def Fly_CopyAtomCallSSAOp : Fly_MemoryOp<"copy_atom_call_ssa"> {
+  let summary = "one call of a copy atom with its register side as values";
+  let description = [{
+    The value form of `fly.copy_atom_call` (fly-convert-atom-call-to-ssa-form):
+    ```
+    %v = fly.copy_atom_call_ssa(%atom, %src) : (ATOM, SRC) -> vector<N x T>
+    fly.copy_atom_call_ssa(%atom, %v, %dst) : (ATOM, vector<N x T>, DST) -> ()
+    ```
+    The first reads the atom's N source values from memory, the second
+    writes (or, for an atomic atom, combines) N values into memory; value i
+    is the tensor's element at 1-D index i.
+  }];
+  let arguments = (ins Fly_CopyAtomLike:$atom, AnyType:$src,
+                       Optional<Fly_MemRef>:$dst);
+  let results = (outs Optional<AnyVectorOfNonZeroRank>:$result);
+  let hasVerifier = 1;
+}
+
+def Fly_MmaAtomCallSSAOp : Fly_MemoryOp<"mma_atom_call_ssa", [Pure]> {
+  let summary = "one call of an MMA atom on values";
+  let description = [{
+    `%d = fly.mma_atom_call_ssa(%atom, %a, %b, %c)
+        : (ATOM, vector<NA x TA>, vector<NB x TB>, vector<NC x TC>)
+        -> vector<NC x TD>`: the value form of `fly.mma_atom_call`, with the
+    atom's value counts and element types.
+  }];
+  let arguments = (ins Fly_MmaAtomLike:$atom, AnyVectorOfNonZeroRank:$a,
+                       AnyVectorOfNonZeroRank:$b, AnyVectorOfNonZeroRank:$c);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let hasVerifier = 1;
 }
 
 #endif // FLY_DIALECT_FLY_IR_FLYATOMOPS_TD

@@ -13,6 +13,8 @@
 #include "fly/Algebra/TiledCopy.h"
 #include "fly/Dialect/Fly/IR/FlyTypes.h"
 
+#include <functional>
+
 namespace mlir::fly {
 
 /// The traits of a copy operation type (universal_copy, universal_atomic).
@@ -41,6 +43,46 @@ getTiledMma(::fly::algebra::Arith &ar, Type atom,
 /// The element types (d, a, b, c) of the MMA operation of an mma_atom or
 /// tiled_mma type; nulls for other types.
 std::array<Type, 4> getMmaElementTypes(Type type);
+
+/// The atom type of a copy_atom or tiled_copy type, of an mma_atom or
+/// tiled_mma type (the type itself for an atom); null for other types.
+Type getCopyAtomType(Type atomLike);
+Type getMmaAtomType(Type atomLike);
+
+/// Checks the operands of one copy atom call: the atom's source and
+/// destination value counts, each side's values contiguous (coalescing to
+/// N:1) and, behind a swizzle, a run the swizzle keeps together.
+bool checkCopyCallOperands(::fly::algebra::Arith &ar,
+                           const ::fly::algebra::CopyAtom &atom,
+                           const TensorValue &src, const TensorValue &dst);
+
+/// `fly.copy` on tensors: the atom calls of the algebra's copy plan, each
+/// with its source and destination slices as tensors and its predicate
+/// index (CopyCall::rest), every call checked by checkCopyCallOperands.
+/// `atom` is a copy_atom or tiled_copy type. Stops at the first failure.
+struct TensorCopyCall {
+  TensorValue src, dst;
+  int64_t rest = 0;
+};
+void forEachTensorCopyCall(
+    ::fly::algebra::Arith &ar, Type atom, const TensorValue &src,
+    const TensorValue &dst,
+    const std::function<void(const TensorCopyCall &)> &onCall);
+/// The number of predicate flags `fly.copy` reads for `src`: the size of
+/// its modes 1..R-1 (1 for rank 1).
+::fly::algebra::Int copyPredicateSize(::fly::algebra::Arith &ar,
+                                       const TensorValue &src);
+
+/// `fly.gemm` on tensors: the atom calls of the algebra's gemm plan, each
+/// with the slices of D, A, B and C as tensors. `atom` is an mma_atom or
+/// tiled_mma type.
+struct TensorMmaCall {
+  TensorValue d, a, b, c;
+};
+void forEachTensorMmaCall(
+    ::fly::algebra::Arith &ar, Type atom, const TensorValue &d,
+    const TensorValue &a, const TensorValue &b, const TensorValue &c,
+    const std::function<void(const TensorMmaCall &)> &onCall);
 
 } // namespace mlir::fly
 
