@@ -6,6 +6,7 @@
 // CHECK-DAG: --fly-canonicalize {{.*}}- Fold every Fly op whose result is fully static to its normal form
 // CHECK-DAG: --fly-int-swizzle-simplify {{.*}}- Pull period multiples out of swizzle xor chains
 // CHECK-DAG: --fly-layout-lowering {{.*}}- Lower the layout algebra on dynamic leaves to arith
+// CHECK-DAG: --fly-promote-regmem-to-vectorssa {{.*}}- Register fragments become vectors in SSA form
 // CHECK-DAG: --fly-rewrite-func-signature {{.*}}- Fly values leave function signatures
 // CHECK-DAG: --fly-rocdl-cluster-attr {{.*}}- Turn a kernel's workgroup-cluster shape into the ROCDL function attribute
 // CHECK-DAG: --fly-rocdl-kernel-attrs {{.*}}- Give the ROCDL kernels of a gpu.module an occupancy target and a VGPR budget

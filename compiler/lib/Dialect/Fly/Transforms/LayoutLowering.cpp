@@ -11,11 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyAlgebraEval.h"
+#include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Dialect/Fly/Transforms/Leaves.h"
 #include "fly/Dialect/Fly/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -49,6 +51,21 @@ private:
   AlgebraValue bind(Value operand, ArithEmitter &emitter);
   /// memref.load/store/load_vec/store_vec through the memref's pointer.
   LogicalResult lowerAccess(Operation *op);
+  /// The pointer to the element at `coord` of a bound memref whose pointer
+  /// is `base`: moved by the layout's offset (through the swizzle of a
+  /// composed layout).
+  FailureOr<Value> elementAddress(Operation *op, const TensorValue &tensor,
+                                  Value base, const alg::IntTuple &coord,
+                                  ArithEmitter &emitter);
+  /// fly.copy / fly.gemm: one atom call per call of the algebra's plan.
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerGemm(GemmOp op);
+  /// An atom call's swizzled operands become plain views at the address of
+  /// their first element (the values behind it are contiguous).
+  LogicalResult lowerAtomCallOperands(Operation *op);
+  /// A bound tensor as an SSA memref, in normal form.
+  Value tensorValue(const TensorValue &t, ArithEmitter &emitter,
+                    Location loc);
   SmallVector<Value> leafValues(Value v) { return getLeafValues(builder, v); }
   Value pointerOf(Value memref) { return getPointerValue(builder, memref); }
   Value rebuild(const AlgebraValue &v, Type type, ArithEmitter &emitter,
@@ -97,6 +114,160 @@ static int64_t getContiguousRun(MemTensorType type) {
   return stride[0].isStaticValue(1) ? shape[0].value() : 1;
 }
 
+FailureOr<Value> Lowerer::elementAddress(Operation *op,
+                                         const TensorValue &tensor, Value base,
+                                         const alg::IntTuple &coord,
+                                         ArithEmitter &emitter) {
+  Location loc = op->getLoc();
+  alg::Arith ar(&emitter);
+  alg::IntTuple index = std::visit(
+      [&](const auto &layout) { return alg::crd2idx(ar, coord, layout); },
+      tensor.layout);
+  if (ar.failed())
+    return op->emitOpError() << ar.error();
+  if (index.isLeaf() && index.leaf().isStaticValue(0))
+    return base;
+  Value offset = rebuild(
+      index, IntTupleType::get(builder.getContext(), withoutHandles(index)),
+      emitter, loc);
+  return Value(AddOffsetOp::create(builder, loc, base, offset));
+}
+
+/// The type of a tensor value (its leaves' emitter handles dropped).
+static Type tensorType(MLIRContext *ctx, TensorValue t) {
+  t.layout = std::visit(
+      [](const auto &l) -> std::variant<alg::Layout, alg::ComposedLayout> {
+        return withoutHandles(l);
+      },
+      t.layout);
+  if (auto *base = std::get_if<alg::IntTuple>(&t.iterator))
+    *base = withoutHandles(*base);
+  return getCheckedType([] { return InFlightDiagnostic(); }, ctx, t);
+}
+
+Value Lowerer::tensorValue(const TensorValue &t, ArithEmitter &emitter,
+                           Location loc) {
+  Type type = tensorType(builder.getContext(), t);
+  return type ? rebuild(t, type, emitter, loc) : Value();
+}
+
+LogicalResult Lowerer::lowerCopy(CopyOp op) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  ArithEmitter emitter(builder, loc);
+  auto src = std::get<TensorValue>(bind(op.getSrc(), emitter));
+  auto dst = std::get<TensorValue>(bind(op.getDst(), emitter));
+  std::optional<TensorValue> predicate;
+  Value predicateBase;
+  if (op.getPred()) {
+    predicate = std::get<TensorValue>(bind(op.getPred(), emitter));
+    predicateBase =
+        emitter.lookup(std::get<PointerValue>(predicate->iterator).handle);
+  }
+  alg::Arith ar(&emitter);
+  LogicalResult result = success();
+  forEachTensorCopyCall(
+      ar, op.getAtom().getType(), src, dst, [&](const TensorCopyCall &call) {
+        if (failed(result))
+          return;
+        OpBuilder::InsertionGuard guard(builder);
+        if (predicate) {
+          // copy_if: the call runs when the flag of its slice is set.
+          FailureOr<Value> at = elementAddress(
+              op, *predicate, predicateBase,
+              alg::IntTuple(alg::Int(call.rest)), emitter);
+          if (failed(at)) {
+            result = failure();
+            return;
+          }
+          Value flagValue =
+              PtrLoadOp::create(builder, loc, builder.getI1Type(), *at);
+          auto ifOp = scf::IfOp::create(builder, loc, flagValue,
+                                        /*withElseRegion=*/false);
+          builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        }
+        Value s = tensorValue(call.src, emitter, loc);
+        Value d = tensorValue(call.dst, emitter, loc);
+        if (!s || !d) {
+          result = op->emitOpError("has an atom call whose operands cannot "
+                                   "be rebuilt");
+          return;
+        }
+        auto atomCall =
+            CopyAtomCallOp::create(builder, loc, op.getAtom(), s, d);
+        if (failed(lowerAtomCallOperands(atomCall)))
+          result = failure();
+      });
+  if (ar.failed())
+    return op->emitOpError() << ar.error();
+  if (failed(result))
+    return failure();
+  op->erase();
+  return success();
+}
+
+LogicalResult Lowerer::lowerGemm(GemmOp op) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  ArithEmitter emitter(builder, loc);
+  auto tensor = [&](Value v) {
+    return std::get<TensorValue>(bind(v, emitter));
+  };
+  TensorValue d = tensor(op.getD()), a = tensor(op.getA()),
+              b = tensor(op.getB()), c = tensor(op.getC());
+  alg::Arith ar(&emitter);
+  LogicalResult result = success();
+  forEachTensorMmaCall(
+      ar, op.getAtom().getType(), d, a, b, c, [&](const TensorMmaCall &call) {
+        if (failed(result))
+          return;
+        SmallVector<Value, 4> views;
+        for (const TensorValue *t : {&call.d, &call.a, &call.b, &call.c})
+          views.push_back(tensorValue(*t, emitter, loc));
+        if (llvm::is_contained(views, Value())) {
+          result = op->emitOpError("has an atom call whose operands cannot "
+                                   "be rebuilt");
+          return;
+        }
+        auto atomCall = MmaAtomCallOp::create(builder, loc, op.getAtom(),
+                                              views[0], views[1], views[2],
+                                              views[3]);
+        if (failed(lowerAtomCallOperands(atomCall)))
+          result = failure();
+      });
+  if (ar.failed())
+    return op->emitOpError() << ar.error();
+  if (failed(result))
+    return failure();
+  op->erase();
+  return success();
+}
+
+LogicalResult Lowerer::lowerAtomCallOperands(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemTensorType>(operand.get().getType());
+    if (!type || !isa<ComposedLayoutType>(type.getLayout()))
+      continue;
+    Location loc = op->getLoc();
+    builder.setInsertionPoint(op);
+    ArithEmitter emitter(builder, loc);
+    auto tensor = std::get<TensorValue>(bind(operand.get(), emitter));
+    Value base =
+        emitter.lookup(std::get<PointerValue>(tensor.iterator).handle);
+    FailureOr<Value> first =
+        elementAddress(op, tensor, base, alg::IntTuple(0), emitter);
+    if (failed(first))
+      return failure();
+    const alg::Layout &outer =
+        std::get<alg::ComposedLayout>(tensor.layout).outer;
+    Value layout = rebuild(
+        outer, LayoutType::get(builder.getContext(), withoutHandles(outer)),
+        emitter, loc);
+    operand.set(MakeViewOp::create(builder, loc, *first, layout));
+  }
+  return success();
+}
+
 LogicalResult Lowerer::lowerAccess(Operation *op) {
   Location loc = op->getLoc();
   builder.setInsertionPoint(op);
@@ -107,21 +278,8 @@ LogicalResult Lowerer::lowerAccess(Operation *op) {
   TensorValue tensor = std::get<TensorValue>(bind(memref, emitter));
   Value base = emitter.lookup(std::get<PointerValue>(tensor.iterator).handle);
 
-  // The pointer to the element at `coord`: the base moved by the offset the
-  // layout gives (a composed layout's includes its swizzle).
-  auto address = [&](const alg::IntTuple &coord) -> FailureOr<Value> {
-    alg::Arith ar(&emitter);
-    alg::IntTuple index = std::visit(
-        [&](const auto &layout) { return alg::crd2idx(ar, coord, layout); },
-        tensor.layout);
-    if (ar.failed())
-      return op->emitOpError() << ar.error();
-    if (index.isLeaf() && index.leaf().isStaticValue(0))
-      return base;
-    Value offset = rebuild(
-        index, IntTupleType::get(builder.getContext(), withoutHandles(index)),
-        emitter, loc);
-    return Value(AddOffsetOp::create(builder, loc, base, offset));
+  auto address = [&](const alg::IntTuple &coord) {
+    return elementAddress(op, tensor, base, coord, emitter);
   };
   auto coordOf = [&](Value coord) {
     return std::get<alg::IntTuple>(bind(coord, emitter));
@@ -204,6 +362,12 @@ LogicalResult Lowerer::lower(Operation *op) {
     return success();
   if (isa<MemRefLoadOp, MemRefStoreOp, MemRefLoadVecOp, MemRefStoreVecOp>(op))
     return lowerAccess(op);
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return lowerCopy(copy);
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return lowerGemm(gemm);
+  if (isa<CopyAtomCallOp, MmaAtomCallOp, CopyAtomCallSSAOp>(op))
+    return lowerAtomCallOperands(op);
   // A fragment is fresh register storage of the type the algebra inferred.
   if (auto fragment = dyn_cast<MakeFragmentLikeOp>(op)) {
     builder.setInsertionPoint(op);

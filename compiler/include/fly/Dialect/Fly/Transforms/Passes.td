@@ -98,8 +98,17 @@ def FlyLayoutLowering : Pass<"fly-layout-lowering"> {
     element in 1-D index order (`vector.from_elements` /
     `vector.extract`).
     `fly.make_fragment_like` is `fly.memref.alloca` of its type.
+
+    `fly.copy` and `fly.gemm` become their atom calls, in the order of the
+    algebra's plan (CuTe's copy and gemm loops, unrolled):
+    `fly.copy_atom_call` / `fly.mma_atom_call` on views of each call's
+    slices. A predicated copy reads the flag of each call's slice and runs
+    the call under `scf.if`. An atom call's operand behind a swizzle becomes
+    a plain view at the (swizzled) address of its first element; the
+    verifiers guarantee the values behind it are contiguous.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
@@ -116,6 +125,55 @@ def FlyIntSwizzleSimplify : Pass<"fly-int-swizzle-simplify"> {
     the address arithmetic (tile offsets, loop strides).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def FlyConvertAtomCallToSSAForm : Pass<"fly-convert-atom-call-to-ssa-form"> {
+  let summary = "Atom calls on register fragments become value-form calls";
+  let description = [{
+    After fly-layout-lowering, every `fly.copy_atom_call` and
+    `fly.mma_atom_call` works on tensor views (`fly.make_view` of a pointer
+    and a static layout). Each operand view in the `register` address space
+    is replaced by its values: a register source is read with `fly.ptr.load`
+    (one vector load when the view's layout coalesces to `N:1`, else one
+    load per element put together with `vector.from_elements`), and a
+    register destination is written the same way from the result of the
+    value-form call. `fly.copy_atom_call(%atom, %src, %dst)` becomes
+    `%v = fly.copy_atom_call_ssa(%atom, %src)` when only the destination is
+    in registers, `fly.copy_atom_call_ssa(%atom, %v, %dst)` when only the
+    source is, and plain loads and stores when both are;
+    `fly.mma_atom_call(%atom, %d, %a, %b, %c)` on register fragments becomes
+    `%d = fly.mma_atom_call_ssa(%atom, %a, %b, %c)`. Calls on memory in
+    other address spaces keep their form.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def FlyPromoteRegMemToVectorSSA : Pass<"fly-promote-regmem-to-vectorssa"> {
+  let summary = "Register fragments become vectors in SSA form";
+  let description = [{
+    Every `fly.memref.alloca` (register storage of cosize(layout) elements,
+    plain static layout) whose pointers are only moved (`fly.get_iter`,
+    `fly.add_offset` by int_tuple leaves or i32/i64 scalars, `fly.make_view`),
+    loaded from and stored to is replaced by a `vector<cosize x T>` SSA value
+    (`vector<cosize * N x T>` for an element type `vector<N x T>`, stored
+    flattened): loads become `vector.extract` /
+    `vector.extract_strided_slice`, stores `vector.insert` /
+    `vector.insert_strided_slice` (a dynamic offset gives dynamic positions,
+    one per scalar), and the value is threaded in program order through the
+    `scf.for` (as an iteration argument), `scf.if` (as a result; a missing
+    else branch is created) and `scf.while` (as an argument of both regions
+    and a result) that write the fragment; regions that only read it use
+    the dominating value. The storage starts as zeros. Dead pure users of
+    the fragment are erased. A fragment whose pointer escapes (passed to a
+    call or another op, turned into an LLVM pointer, carried by a loop,
+    written inside a region op other than those three, accessed in another
+    block of an unstructured CFG, or accessed out of bounds at a static
+    offset) is an error at the op that lets it escape, and nothing is
+    rewritten: no stack memory is left in the kernel.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // FLY_DIALECT_FLY_TRANSFORMS_PASSES_TD
