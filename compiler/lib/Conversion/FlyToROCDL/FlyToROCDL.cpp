@@ -4,10 +4,13 @@
 // first checks that every fly op left is one it converts, or a construction
 // op that only feeds those, so that a missing lowering is an error naming
 // the op rather than a failed legalization deep inside the conversion.
+// The target-neutral atom calls (universal copy, atomic and FMA) become
+// plain loads, stores, atomicrmw and arithmetic here too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fly/Conversion/FlyToROCDL/Passes.h"
+#include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,7 +84,8 @@ public:
 /// Ops this pass converts.
 bool isConverted(Operation *op) {
   if (isa<MakePtrOp, PtrToLLVMOp, AddOffsetOp, ApplySwizzleOp, PtrLoadOp,
-          PtrStoreOp, GetDynSharedOp, MemRefAllocaOp>(op))
+          PtrStoreOp, GetDynSharedOp, MemRefAllocaOp, CopyAtomCallOp,
+          CopyAtomCallSSAOp, MmaAtomCallOp, MmaAtomCallSSAOp>(op))
     return true;
   if (auto view = dyn_cast<MakeViewOp>(op))
     return isa<MemTensorType>(view.getType());
@@ -91,10 +95,18 @@ bool isConverted(Operation *op) {
 }
 
 /// Ops that only build the static description of what a converted op
-/// reads from its type or a constant (an offset, a swizzle, a layout).
+/// reads from its type or a constant (an offset, a swizzle, a layout, an
+/// atom).
 bool isConstruction(Operation *op) {
-  return isa<StaticOp, MakeIntTupleOp, MakeLayoutOp, MakeComposedLayoutOp>(
-      op);
+  return isa<StaticOp, MakeIntTupleOp, MakeLayoutOp, MakeComposedLayoutOp,
+             MakeTileOp, MakeCopyAtomOp, MakeMmaAtomOp, MakeLayoutTVOp,
+             MakeTiledCopyOp, MakeTiledMmaOp>(op);
+}
+
+/// The atom calls among the converted ops.
+bool isAtomCall(Operation *op) {
+  return isa<CopyAtomCallOp, CopyAtomCallSSAOp, MmaAtomCallOp,
+             MmaAtomCallSSAOp>(op);
 }
 
 /// The pointer type inside a fly type, if any.
@@ -118,6 +130,46 @@ LogicalResult checkAddressSpaces(Operation *op) {
   return success();
 }
 
+/// An MMA atom call must be of universal_fma, the MMA operation lowered
+/// here. The memref operands of an atom call are lowered as the address of
+/// their value 0, which is the view's pointer only for a plain layout (a
+/// swizzled one is rebuilt by fly-layout-lowering as a view at its first
+/// element); their integer elements must be signless, as LLVM's are.
+LogicalResult checkAtomCallOperands(Operation *op) {
+  if (isa<MmaAtomCallOp, MmaAtomCallSSAOp>(op)) {
+    auto atom = cast<MmaAtomType>(getMmaAtomType(op->getOperand(0).getType()));
+    if (!isa<UniversalFmaType>(atom.getOp()))
+      return op->emitOpError("has the MMA operation ")
+             << atom.getOp()
+             << ", which convert-fly-to-rocdl does not lower (universal_fma "
+                "only)";
+  }
+  for (Type type : op->getOperandTypes()) {
+    auto memref = dyn_cast<MemTensorType>(type);
+    if (!memref)
+      continue;
+    if (!isa<LayoutType>(memref.getLayout()))
+      return op->emitOpError("has the memref operand ")
+             << type
+             << " whose layout is not a plain layout: convert-fly-to-rocdl "
+                "reads an atom's values at the memref's pointer, so "
+                "fly-layout-lowering must have rebuilt it as a view at its "
+                "first element";
+  }
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    auto memref = dyn_cast<MemTensorType>(type);
+    auto integer = dyn_cast<IntegerType>(
+        memref ? memref.getElementType() : getElementTypeOrSelf(type));
+    if (integer && !integer.isSignless())
+      return op->emitOpError("has the operand or result type ")
+             << type
+             << " of signed or unsigned integers: convert-fly-to-rocdl "
+                "lowers atom calls on signless integers only";
+  }
+  return success();
+}
+
 /// Reports every fly op that would survive the conversion, and every
 /// fly-typed function argument. A construction op survives only through its
 /// users, so it is reported only when a non-fly op uses it (a leftover fly
@@ -129,6 +181,8 @@ LogicalResult checkLeftovers(Operation *root) {
       return;
     if (isConverted(op)) {
       ok &= succeeded(checkAddressSpaces(op));
+      if (isAtomCall(op))
+        ok &= succeeded(checkAtomCallOperands(op));
       return;
     }
     if (isConstruction(op) &&
@@ -344,6 +398,240 @@ struct MemRefAllocaLowering : public OpConversionPattern<MemRefAllocaOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Atom calls
+//===----------------------------------------------------------------------===//
+//
+// The memref operands of an atom call are views with a plain layout over
+// contiguous values (checkAtomCallOperands, the ops' verifiers), so the
+// address of value 0 is the converted memref, an LLVM pointer, and the
+// values are one vector access there, with the alignment the memref's
+// pointer type proves.
+
+/// The copy operation (universal_copy or universal_atomic) of a copy_atom
+/// or tiled_copy type.
+Type getCopyOperation(Type atomLike) {
+  return cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp();
+}
+
+/// The LLVM binary operation of an atomic operation on `type`: add is
+/// `fadd` or `add`; max and min are `fmax`/`fmin` for floats (maxnum and
+/// minnum: a NaN operand gives the other one) and the signed `max`/`min`
+/// for (signless) integers.
+LLVM::AtomicBinOp getAtomicBinOp(StringRef op, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  if (op == "add")
+    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  if (op == "max")
+    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  assert(op == "min" && "universal_atomic verifies add, max or min");
+  return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+}
+
+/// One element combined into the destination `dst` (of fly type
+/// `dstType`): a monotonic `llvm.atomicrmw` with the syncscope of the
+/// memory the threads share, "workgroup" for LDS and "agent" (the device)
+/// otherwise (global, and generic memory that may be global).
+void emitAtomic(ConversionPatternRewriter &rewriter, Location loc,
+                UniversalAtomicType atomic, Value element, Value dst,
+                MemTensorType dstType) {
+  std::optional<AddressSpace> space =
+      dstType.getPointer().getKnownAddressSpace();
+  StringRef scope =
+      space && *space == AddressSpace::Shared ? "workgroup" : "agent";
+  LLVM::AtomicRMWOp::create(
+      rewriter, loc, getAtomicBinOp(atomic.getOp(), atomic.getValueType()),
+      dst, element, LLVM::AtomicOrdering::monotonic, scope,
+      dstType.getAlignment());
+}
+
+/// The source values of one copy call from memory: a `vector<N x T>` load.
+Value loadValues(ConversionPatternRewriter &rewriter, Location loc,
+                 Value src, MemTensorType srcType, int64_t count) {
+  auto type = VectorType::get({count}, srcType.getElementType());
+  return LLVM::LoadOp::create(rewriter, loc, type, src,
+                              srcType.getAlignment());
+}
+
+/// Element 0 of a vector value.
+Value extractFirst(ConversionPatternRewriter &rewriter, Location loc,
+                   Value vector) {
+  Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        rewriter.getI32IntegerAttr(0));
+  return LLVM::ExtractElementOp::create(rewriter, loc, vector, zero);
+}
+
+/// Writes the values of one copy call (a `vector<N x T>`) to `dst`: one
+/// store for universal_copy (a bitcast first when the source's element type
+/// differs from the destination's of the same width); the atomic of the
+/// single element for universal_atomic.
+void writeValues(ConversionPatternRewriter &rewriter, Location loc,
+                 Type atomLike, Value values, Value dst,
+                 MemTensorType dstType) {
+  Type op = getCopyOperation(atomLike);
+  if (auto atomic = dyn_cast<UniversalAtomicType>(op)) {
+    emitAtomic(rewriter, loc, atomic, extractFirst(rewriter, loc, values),
+               dst, dstType);
+    return;
+  }
+  auto type = cast<VectorType>(values.getType());
+  if (type.getElementType() != dstType.getElementType())
+    values = LLVM::BitcastOp::create(
+        rewriter, loc, type.clone(dstType.getElementType()), values);
+  LLVM::StoreOp::create(rewriter, loc, values, dst, dstType.getAlignment());
+}
+
+/// `fly.copy_atom_call`: the source values loaded, then written.
+struct CopyAtomCallLowering : public OpConversionPattern<CopyAtomCallOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyAtomCallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type atomLike = op.getAtom().getType();
+    alg::Arith ar;
+    alg::CopyAtom atom = getCopyAtom(ar, getCopyAtomType(atomLike));
+    if (ar.failed() || !atom.numValSrc().isStatic())
+      return rewriter.notifyMatchFailure(op, "the atom has no static count");
+    Location loc = op.getLoc();
+    Value values = loadValues(rewriter, loc, adaptor.getSrc(),
+                              op.getSrc().getType(),
+                              atom.numValSrc().value());
+    writeValues(rewriter, loc, atomLike, values, adaptor.getDst(),
+                op.getDst().getType());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `fly.copy_atom_call_ssa`: the load form is the vector load of the
+/// source, the store form the write of the values.
+struct CopyAtomCallSSALowering
+    : public OpConversionPattern<CopyAtomCallSSAOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyAtomCallSSAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (auto src = dyn_cast<MemTensorType>(op.getSrc().getType())) {
+      auto type = cast<VectorType>(op.getResult().getType());
+      rewriter.replaceOp(op, loadValues(rewriter, loc, adaptor.getSrc(), src,
+                                        type.getNumElements()));
+      return success();
+    }
+    writeValues(rewriter, loc, op.getAtom().getType(), adaptor.getSrc(),
+                adaptor.getDst(), op.getDst().getType());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `value` (a scalar or a vector) with its elements converted to `to`:
+/// floats extend or truncate (through f32 between two types of one width,
+/// f16 and bf16), integers sign-extend or truncate, an integer becomes a
+/// float as a signed one and a float an integer rounding towards zero.
+Value convertElements(ConversionPatternRewriter &rewriter, Location loc,
+                      Value value, Type to) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == to)
+    return value;
+  auto like = [&](Type element) -> Type {
+    if (auto vector = dyn_cast<VectorType>(value.getType()))
+      return vector.clone(element);
+    return element;
+  };
+  Type type = like(to);
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = to.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    if (fromBits < toBits)
+      return arith::ExtFOp::create(rewriter, loc, type, value);
+    if (fromBits > toBits)
+      return arith::TruncFOp::create(rewriter, loc, type, value);
+    Value wide =
+        arith::ExtFOp::create(rewriter, loc, like(rewriter.getF32Type()),
+                              value);
+    return arith::TruncFOp::create(rewriter, loc, type, wide);
+  }
+  if (isa<FloatType>(to))
+    return arith::SIToFPOp::create(rewriter, loc, type, value);
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(rewriter, loc, type, value);
+  if (fromBits < toBits)
+    return arith::ExtSIOp::create(rewriter, loc, type, value);
+  return arith::TruncIOp::create(rewriter, loc, type, value);
+}
+
+/// universal_fma's d = a * b + c in D's element type: a, b and c converted
+/// to it first (convertElements), then `llvm.intr.fma` for a float D, a
+/// multiply and an add (wrapping) for an integer one. Works on scalars and
+/// on vectors alike.
+Value emitFma(ConversionPatternRewriter &rewriter, Location loc, Type d,
+              Value a, Value b, Value c) {
+  a = convertElements(rewriter, loc, a, d);
+  b = convertElements(rewriter, loc, b, d);
+  c = convertElements(rewriter, loc, c, d);
+  if (isa<FloatType>(d))
+    return LLVM::FMAOp::create(rewriter, loc, a, b, c,
+                               LLVM::FastmathFlagsAttr());
+  Value product = arith::MulIOp::create(rewriter, loc, a, b);
+  return arith::AddIOp::create(rewriter, loc, product, c);
+}
+
+/// The MMA operation of an mma_atom or tiled_mma type, when this pass
+/// lowers it.
+UniversalFmaType getUniversalFma(Type atomLike) {
+  return dyn_cast<UniversalFmaType>(
+      cast<MmaAtomType>(getMmaAtomType(atomLike)).getOp());
+}
+
+/// `fly.mma_atom_call_ssa` of universal_fma: emitFma on the vector<1 x T>
+/// values.
+struct MmaAtomCallSSALowering : public OpConversionPattern<MmaAtomCallSSAOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MmaAtomCallSSAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    UniversalFmaType fma = getUniversalFma(op.getAtom().getType());
+    if (!fma)
+      return rewriter.notifyMatchFailure(op, "not a universal_fma atom");
+    rewriter.replaceOp(op, emitFma(rewriter, op.getLoc(), fma.getD(),
+                                   adaptor.getA(), adaptor.getB(),
+                                   adaptor.getC()));
+    return success();
+  }
+};
+
+/// `fly.mma_atom_call` of universal_fma: a, b and c loaded (one element
+/// each), emitFma, d stored.
+struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MmaAtomCallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    UniversalFmaType fma = getUniversalFma(op.getAtom().getType());
+    if (!fma)
+      return rewriter.notifyMatchFailure(op, "not a universal_fma atom");
+    Location loc = op.getLoc();
+    auto load = [&](Value fly, Value ptr) -> Value {
+      auto type = cast<MemTensorType>(fly.getType());
+      return LLVM::LoadOp::create(rewriter, loc, type.getElementType(), ptr,
+                                  type.getAlignment());
+    };
+    Value a = load(op.getA(), adaptor.getA());
+    Value b = load(op.getB(), adaptor.getB());
+    Value c = load(op.getC(), adaptor.getC());
+    Value d = emitFma(rewriter, loc, fma.getD(), a, b, c);
+    LLVM::StoreOp::create(rewriter, loc, d, adaptor.getD(),
+                          op.getD().getType().getAlignment());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -399,8 +687,9 @@ void ConvertFlyToROCDL::runOnOperation() {
   patterns.add<ForwardOperand<MakePtrOp>, ForwardOperand<PtrToLLVMOp>,
                ForwardOperand<MakeViewOp>, ForwardOperand<GetIterOp>,
                AddOffsetLowering, ApplySwizzleLowering, PtrLoadLowering,
-               PtrStoreLowering, GetDynSharedLowering, MemRefAllocaLowering>(
-      converter, ctx);
+               PtrStoreLowering, GetDynSharedLowering, MemRefAllocaLowering,
+               CopyAtomCallLowering, CopyAtomCallSSALowering,
+               MmaAtomCallLowering, MmaAtomCallSSALowering>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(root, target, std::move(patterns))))

@@ -12,10 +12,11 @@ include "mlir/Pass/PassBase.td"
 def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
   let summary = "Lower fly pointers and memory accesses to the llvm dialect";
   let description = [{
-    A dialect conversion of what fly-layout-lowering leaves: pointers and
-    memory accesses. `!fly.ptr<T, AS>` and `!fly.memref<T, AS, L>` become
-    `!llvm.ptr<N>` (generic 0, global 1, shared 3, register 5; the layout of
-    a memref is gone by now, so the memref is its pointer);
+    A dialect conversion of what fly-layout-lowering leaves: pointers,
+    memory accesses and atom calls. `!fly.ptr<T, AS>` and
+    `!fly.memref<T, AS, L>` become `!llvm.ptr<N>` (generic 0, global 1,
+    shared 3, register 5; the layout of a memref is gone by now, so the
+    memref is its pointer);
 
     - `fly.make_ptr`, `fly.ptr.to_llvm`, `fly.make_view` and `fly.get_iter`
       of a memref are the pointer itself;
@@ -33,11 +34,49 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
     - `fly.memref.alloca` is an `llvm.alloca` in address space 5 at the start
       of the function's entry block, of cosize(layout) elements.
 
+    The target-neutral atom calls are lowered too (a tiled_copy or tiled_mma
+    operand stands for its atom; universal_fma is the only MMA operation
+    lowered). Their memref operands are views with a plain layout
+    over contiguous values (a swizzled one is fly-layout-lowering's to
+    rebuild; left over, it is an error), so the atom's values are one access
+    at the view's pointer, with the pointer type's alignment (the proven
+    one, never more); integers must be signless.
+
+    - `%v = fly.copy_atom_call_ssa(%atom, %src)` of a universal_copy is one
+      `llvm.load` of the result type `vector<N x T>` from the source (N may
+      be 1: the result stays a one-element vector).
+    - `fly.copy_atom_call_ssa(%atom, %v, %dst)` of a universal_copy is one
+      `llvm.store` of the vector. Of a `universal_atomic<op, T>` (one value)
+      it is a monotonic `llvm.atomicrmw` of element 0 on the destination:
+      add is `fadd` (floats) or `add` (integers); max and min are
+      `fmax`/`fmin` for floats (LLVM's maxnum/minnum: a NaN operand yields
+      the other one) and the signed `max`/`min` for integers (a signless
+      integer is taken as signed). The syncscope is "workgroup" for a shared
+      destination, the memory one workgroup shares, and "agent" (the whole
+      device) for global and generic ones.
+    - `fly.copy_atom_call(%atom, %src, %dst)`, both sides in memory (global to
+      shared, or what fly-convert-atom-call-to-ssa-form left), is the load of
+      the source values followed by their store (bitcast first when the two
+      element types differ at one width) or, for an atomic atom, their
+      atomicrmw.
+    - `%d = fly.mma_atom_call_ssa(%atom, %a, %b, %c)` of a universal_fma
+      computes d = a * b + c on the one-element vectors in D's type: a, b and
+      c are first converted to it (floats `arith.extf`/`arith.truncf`,
+      through f32 between two types of one width such as f16 and bf16;
+      integers `arith.extsi`/`arith.trunci`; an integer to a float with
+      `arith.sitofp`, a float to an integer with `arith.fptosi`), then a
+      float D is one `llvm.intr.fma` and an integer D an `arith.muli` and an
+      `arith.addi` (wrapping). With four equal types it is just the fma.
+    - `fly.mma_atom_call(%atom, %d, %a, %b, %c)` on memory (fragments in
+      registers or shared memory) loads one element each of a, b and c,
+      computes as above and stores d.
+
     Structured control flow carrying pointers (scf.for iter_args, scf.if
     results) is converted with them. The construction ops that only fed
-    these (`fly.static`, `fly.make_int_tuple`, `fly.make_layout`, ...) are
-    erased. Any other fly op, or a fly-typed block argument, is reported as
-    an error naming it: fly-layout-lowering (and, for kernel arguments,
+    these (`fly.static`, `fly.make_int_tuple`, `fly.make_layout`, the atom
+    and tiled-atom makers, ...) are erased. Any other fly op, or a
+    fly-typed block argument, is reported as an error naming it:
+    fly-layout-lowering (and, for kernel arguments,
     fly-rewrite-func-signature) must have removed it.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
