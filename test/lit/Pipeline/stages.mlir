@@ -42,40 +42,23 @@
 // C-NEXT:   gpu-module-to-binary{format=fatbin {{.*}}}
 // C-NEXT: )
 
-// Stage A names its passes as SPEC §3 does; building it fails, naming each
-// one, while some are not registered. (This list shrinks as the Fly passes
-// land; once it is empty, check stage A's pass list here instead.)
-// RUN: not fly-compile --chip=gfx942 --print-pipeline 2>&1 | FileCheck %s --check-prefix=A
-// A: fly-compile: error: pipeline stage pre_binary: passes not registered: fly-convert-atom-call-to-ssa-form, fly-promote-regmem-to-vectorssa{{(, convert-fly-to-rocdl)?$}}
-
-// Selecting stages.
-// RUN: not fly-compile --chip=gfx942 --stage=binary --from=binary_prep 2>&1 | FileCheck %s --check-prefix=BOTH
-// BOTH: fly-compile: error: --stage names one stage; it cannot be combined with --from/--to
-// RUN: not fly-compile --chip=gfx942 --stage=bin 2>&1 | FileCheck %s --check-prefix=NAME
-// NAME: fly-compile: error: --stage=bin: not a stage; stages: pre_binary, binary_prep or binary
-// RUN: not fly-compile --chip=gfx942 --from=binary --to=binary_prep 2>&1 | FileCheck %s --check-prefix=ORDER
-// ORDER: fly-compile: error: --from=binary comes after --to=binary_prep
-// RUN: not fly-compile --chip=gfx942 --from=binary_prep -O4 2>&1 | FileCheck %s --check-prefix=OPT
-// OPT: fly-compile: error: pipeline stage binary_prep: optimization level 4 is not in 0..3
-
-// --help lists every option of the tool and nothing of LLVM's.
-// RUN: fly-compile --help | FileCheck %s --check-prefix=HELP
-// HELP:     USAGE: fly-compile [options] <input.mlir>
-// HELP:     fly-compile options:
-// HELP-DAG: -O <uint>
-// HELP-DAG: --chip=<gfx> - Target chip: gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201, gfx1250
-// HELP-DAG: --daz
-// HELP-DAG: --debug-info
-// HELP-DAG: --fast
-// HELP-DAG: --finite-only
-// HELP-DAG: --from=<stage>
-// HELP-DAG: --isa
-// HELP-DAG: --maxnreg=<uint>
-// HELP-DAG: -o <file>
-// HELP-DAG: --print-pipeline
-// HELP-DAG: --print-resources
-// HELP-DAG: --stage=<stage>
-// HELP-DAG: --to=<stage>
-// HELP-DAG: --unsafe-math
-// HELP-DAG: --waves-per-eu=<uint>
-// HELP-NOT: --amdgpu
+// Stage A, pass for pass as SPEC §3 names it, with the chip in
+// convert-gpu-to-rocdl and fly-rocdl-cluster-attr.
+// RUN: fly-compile --chip=gfx942 --stage=pre_binary --print-pipeline | FileCheck %s --check-prefix=A
+// A:      builtin.module(
+// A-NEXT:   fly-rewrite-func-signature,
+// A-NEXT:   fly-canonicalize,
+// A-NEXT:   fly-layout-lowering,
+// A-NEXT:   fly-int-swizzle-simplify,
+// A-NEXT:   canonicalize{{[{].*[}]}},
+// A-NEXT:   fly-convert-atom-call-to-ssa-form,
+// A-NEXT:   fly-promote-regmem-to-vectorssa,
+// A-NEXT:   convert-fly-to-rocdl,
+// A-NEXT:   canonicalize{{[{].*[}]}},
+// A-NEXT:   gpu.module(
+// A-NEXT:     convert-scf-to-cf{{[{].*[}]}},
+// A-NEXT:     cse,
+// A-NEXT:     convert-gpu-to-rocdl{ chipset=gfx942 index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true},
+// A-NEXT:     fly-rocdl-cluster-attr{chip=gfx942}
+// A-NEXT:   )
+// A-NEXT: )
