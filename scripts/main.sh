@@ -21,14 +21,13 @@ echo
 echo "=== fly-opt $EXAMPLE --fly-canonicalize --fly-layout-lowering --canonicalize"
 "$FLY_OPT" "$EXAMPLE" --fly-canonicalize --fly-layout-lowering --canonicalize
 
-# 3. The Fly vector-add reference kernel through the pipeline as far as its
-#    passes exist, to a gfx942 code object (lld in-process, no ROCm): its
-#    resources and its 128-bit global memory instructions.
-KERNEL=test/lit/Target/fly-vector-add.mlir
-STAGE_A="fly-canonicalize,fly-layout-lowering,fly-int-swizzle-simplify,canonicalize,convert-fly-to-rocdl,canonicalize,gpu.module(convert-scf-to-cf,cse,convert-gpu-to-rocdl{chipset=gfx942 index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true})"
+# 3. The vector-add reference kernel (examples/vector_add.mlir: 128-bit
+#    universal copies under a bounds predicate) through the whole pipeline,
+#    stages A, B and C, to a gfx942 code object (lld in-process, no ROCm):
+#    its resources and its 128-bit global memory instructions.
+KERNEL=examples/vector_add.mlir
 OBJECT=build/vector_add.gfx942.hsaco
 echo
-echo "=== $KERNEL -> $OBJECT"
-"$FLY_OPT" "$KERNEL" --pass-pipeline="builtin.module($STAGE_A)" |
-  build/bin/fly-compile --chip=gfx942 --from=binary_prep -o "$OBJECT" --print-resources
+echo "=== fly-compile $KERNEL --chip=gfx942 -o $OBJECT"
+build/bin/fly-compile "$KERNEL" --chip=gfx942 -o "$OBJECT" --print-resources
 /usr/lib/llvm-22/bin/llvm-objdump -d "$OBJECT" | grep -E "global_(load|store)"

@@ -10,12 +10,14 @@
 // (make_fragment_like) and from there to C. The bounds check is a plain
 // scf.if on the coordinates.
 //
-// Stage A runs as far as its passes exist: fly-canonicalize,
-// fly-layout-lowering, fly-int-swizzle-simplify, canonicalize,
-// convert-fly-to-rocdl, canonicalize and the gpu.module tail (the atom and
-// register-fragment passes are not there yet; LLVM's SROA promotes the
-// fragment's alloca). Then binary_prep and binary, for every chip: one
-// 128-bit global load per operand, one 128-bit store, no scratch, no LDS.
+// This is the memory path without atoms (the reference kernel with
+// universal copies and a predicate is examples/vector_add.mlir): the
+// fragment stays an alloca here, as only part of stage A runs
+// (fly-canonicalize, fly-layout-lowering, fly-int-swizzle-simplify,
+// canonicalize, convert-fly-to-rocdl, canonicalize and the gpu.module
+// tail), and LLVM's SROA promotes it. Then binary_prep and binary, for
+// every chip: one 128-bit global load per operand, one 128-bit store, no
+// scratch, no LDS.
 //
 // The IR after convert-fly-to-rocdl: no fly op left, 16-byte aligned vector
 // loads and store on the global pointers, the fragment an entry-block
