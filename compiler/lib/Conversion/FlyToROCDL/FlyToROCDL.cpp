@@ -100,7 +100,7 @@ bool isConverted(Operation *op) {
 bool isConstruction(Operation *op) {
   return isa<StaticOp, MakeIntTupleOp, MakeLayoutOp, MakeComposedLayoutOp,
              MakeTileOp, MakeCopyAtomOp, MakeMmaAtomOp, MakeLayoutTVOp,
-             MakeTiledCopyOp, MakeTiledMmaOp>(op);
+             MakeTiledCopyOp, MakeTiledMmaOp, AtomSetValueOp>(op);
 }
 
 /// The atom calls among the converted ops.
@@ -585,6 +585,18 @@ UniversalFmaType getUniversalFma(Type atomLike) {
       cast<MmaAtomType>(getMmaAtomType(atomLike)).getOp());
 }
 
+/// c, or zero when the atom's `accumulate` field (atom.set_value) is false
+/// at run time.
+Value accumulatorOf(ConversionPatternRewriter &rewriter, Location loc,
+                    Value atom, Value c) {
+  Value accumulate = getAtomFieldValue(atom, "accumulate");
+  if (!accumulate)
+    return c;
+  Value zero = arith::ConstantOp::create(rewriter, loc, c.getType(),
+                                         rewriter.getZeroAttr(c.getType()));
+  return arith::SelectOp::create(rewriter, loc, accumulate, c, zero);
+}
+
 /// `fly.mma_atom_call_ssa` of universal_fma: emitFma on the vector<1 x T>
 /// values.
 struct MmaAtomCallSSALowering : public OpConversionPattern<MmaAtomCallSSAOp> {
@@ -596,9 +608,10 @@ struct MmaAtomCallSSALowering : public OpConversionPattern<MmaAtomCallSSAOp> {
     UniversalFmaType fma = getUniversalFma(op.getAtom().getType());
     if (!fma)
       return rewriter.notifyMatchFailure(op, "not a universal_fma atom");
+    Value c = accumulatorOf(rewriter, op.getLoc(), op.getAtom(),
+                            adaptor.getC());
     rewriter.replaceOp(op, emitFma(rewriter, op.getLoc(), fma.getD(),
-                                   adaptor.getA(), adaptor.getB(),
-                                   adaptor.getC()));
+                                   adaptor.getA(), adaptor.getB(), c));
     return success();
   }
 };
@@ -622,7 +635,8 @@ struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
     };
     Value a = load(op.getA(), adaptor.getA());
     Value b = load(op.getB(), adaptor.getB());
-    Value c = load(op.getC(), adaptor.getC());
+    Value c = accumulatorOf(rewriter, loc, op.getAtom(),
+                            load(op.getC(), adaptor.getC()));
     Value d = emitFma(rewriter, loc, fma.getD(), a, b, c);
     LLVM::StoreOp::create(rewriter, loc, d, adaptor.getD(),
                           op.getD().getType().getAlignment());

@@ -190,3 +190,33 @@ func.func @tiled_copy_for_operand() {
   %c = fly.make_tiled_copy_for(%a, %m) {operand = "D"} : (!atom, !mma)
   return
 }
+
+// -----
+
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+func.func @set_value_type(%v: i32) {
+  %m = fly.static : !mma
+  // expected-error @+1 {{field 'accumulate' takes a value of type 'i1', not 'i32'}}
+  %m2 = fly.atom.set_value(%m, %v) {field = "accumulate"} : (!mma, i32)
+  return
+}
+
+// -----
+
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+func.func @set_value_field(%v: i1) {
+  %m = fly.static : !mma
+  // expected-error @+1 {{the atom has no field 'scale' (its fields: accumulate)}}
+  %m2 = fly.atom.set_value(%m, %v) {field = "scale"} : (!mma, i1)
+  return
+}
+
+// -----
+
+!atom = !fly.copy_atom<!fly.universal_copy<128>, 32>
+func.func @set_value_none(%v: i1) {
+  %a = fly.static : !atom
+  // expected-error @+1 {{the atom '!fly.copy_atom<!fly.universal_copy<128>, 32>' has no run-time fields}}
+  %a2 = fly.atom.set_value(%a, %v) {field = "accumulate"} : (!atom, i1)
+  return
+}

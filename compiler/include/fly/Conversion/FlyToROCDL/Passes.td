@@ -67,6 +67,8 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
       `arith.sitofp`, a float to an integer with `arith.fptosi`), then a
       float D is one `llvm.intr.fma` and an integer D an `arith.muli` and an
       `arith.addi` (wrapping). With four equal types it is just the fma.
+      When `fly.atom.set_value` gave the atom an `accumulate` flag, c is
+      `arith.select %accumulate, c, 0` first.
     - `fly.mma_atom_call(%atom, %d, %a, %b, %c)` on memory (fragments in
       registers or shared memory) loads one element each of a, b and c,
       computes as above and stores d.

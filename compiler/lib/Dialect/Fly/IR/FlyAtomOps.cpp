@@ -82,6 +82,57 @@ LogicalResult MakeMmaAtomOp::evaluate(Evaluation &e) {
   return evaluateTypeOnly(e);
 }
 
+SmallVector<std::pair<StringRef, Type>>
+mlir::fly::getAtomFields(Type atomLike) {
+  Type op;
+  if (Type mma = getMmaAtomType(atomLike))
+    op = cast<MmaAtomType>(mma).getOp();
+  if (isa_and_nonnull<UniversalFmaType>(op))
+    return {{"accumulate", IntegerType::get(op.getContext(), 1)}};
+  return {};
+}
+
+Value mlir::fly::getAtomFieldValue(Value atom, StringRef field) {
+  while (auto set = atom.getDefiningOp<AtomSetValueOp>()) {
+    if (set.getField() == field)
+      return set.getValue();
+    atom = set.getAtom();
+  }
+  return Value();
+}
+
+LogicalResult AtomSetValueOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  if (operands.empty())
+    return failure();
+  inferred.push_back(operands[0].getType());
+  return success();
+}
+
+LogicalResult AtomSetValueOp::verify() {
+  SmallVector<std::pair<StringRef, Type>> fields =
+      getAtomFields(getAtom().getType());
+  for (auto [name, type] : fields) {
+    if (name != getField())
+      continue;
+    if (getValue().getType() != type)
+      return emitOpError("field '")
+             << name << "' takes a value of type " << type << ", not "
+             << getValue().getType();
+    return success();
+  }
+  if (fields.empty())
+    return emitOpError("the atom ")
+           << getAtom().getType() << " has no run-time fields";
+  std::string names;
+  for (auto [name, type] : fields)
+    names += (names.empty() ? "" : ", ") + name.str();
+  return emitOpError("the atom has no field '")
+         << getField() << "' (its fields: " << names << ")";
+}
+
 LogicalResult MakeLayoutTVOp::evaluate(Evaluation &e) {
   ArrayRef<AlgebraValue> operands = e.getOperands();
   const Layout *thr =

@@ -31,7 +31,9 @@ struct FoldStaticResults : public RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isFlyOp(op) || isa<StaticOp>(op) || op->getNumResults() == 0 ||
+    // atom.set_value's result is static by type, but carries its field.
+    if (!isFlyOp(op) || isa<StaticOp, AtomSetValueOp>(op) ||
+        op->getNumResults() == 0 ||
         !isMemoryEffectFree(op))
       return failure();
     for (Value r : op->getResults())

@@ -38,6 +38,29 @@ def Fly_MakeMmaAtomOp : Fly_Op<"make_mma_atom"> {
   let extraClassDefinition = Fly_TypeOnlyAsm;
 }
 
+def Fly_AtomSetValueOp
+    : Fly_MemoryOp<"atom.set_value",
+                   [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "an atom with one of its run-time fields set";
+  let description = [{
+    `%b = fly.atom.set_value(%a, %v) {field = "F"} : (ATOM, T) -> ATOM`:
+    the atom (copy_atom, mma_atom, tiled_copy or tiled_mma) with its field F
+    set to the run-time value %v; the other fields keep %a's values. The
+    fields and their types are those of the atom's operation; an atom call
+    on %b reads them from this chain of set_value ops (an atom from a block
+    argument has its defaults). The target-neutral field:
+    - universal_fma `accumulate` (i1, default true): when false, the call
+      computes d = a * b, ignoring c (CuTe's ScaleOut::Zero, used to start
+      an accumulation without clearing the accumulators).
+    Like the atom itself, the result never reaches memory or a kernel
+    signature: fly-canonicalize leaves it in place, and its type says
+    nothing of the field.
+  }];
+  let arguments = (ins Fly_AnyAtom:$atom, AnyType:$value, StrAttr:$field);
+  let results = (outs Fly_AnyAtom:$result);
+  let hasVerifier = 1;
+}
+
 def Fly_MakeLayoutTVOp : Fly_InferOp<"make_layout_tv"> {
   let summary = "the tile and thread-value layout of a thread and a value "
                 "layout";

@@ -13,6 +13,8 @@
 #include "fly/Algebra/TiledCopy.h"
 #include "fly/Dialect/Fly/IR/FlyTypes.h"
 
+#include "mlir/IR/Value.h"
+
 #include <functional>
 
 namespace mlir::fly {
@@ -48,6 +50,13 @@ std::array<Type, 4> getMmaElementTypes(Type type);
 /// tiled_mma type (the type itself for an atom); null for other types.
 Type getCopyAtomType(Type atomLike);
 Type getMmaAtomType(Type atomLike);
+
+/// The run-time fields of an atom's operation (atom.set_value), with their
+/// types; none for an operation without fields.
+SmallVector<std::pair<StringRef, Type>> getAtomFields(Type atomLike);
+/// The value `atom.set_value` gave field `field` on the way to `atom` (the
+/// latest one), or null when none did (the field has its default).
+Value getAtomFieldValue(Value atom, StringRef field);
 
 /// Checks the operands of one copy atom call: the atom's source and
 /// destination value counts, each side's values contiguous (coalescing to
