@@ -2,7 +2,8 @@
 // one-line summary (SPEC §8).
 // RUN: fly-opt --help | FileCheck %s
 
-// CHECK-DAG: --convert-fly-to-rocdl {{.*}}- Lower fly pointers and memory accesses to the llvm dialect
+// CHECK-DAG: --convert-fly-to-rocdl {{.*}}- Lower fly pointers, memory accesses and atom calls to the llvm dialect
+// CHECK-DAG: --fly-convert-atom-call-to-ssa-form {{.*}}- Atom calls on register fragments become value-form calls
 // CHECK-DAG: --fly-canonicalize {{.*}}- Fold every Fly op whose result is fully static to its normal form
 // CHECK-DAG: --fly-int-swizzle-simplify {{.*}}- Pull period multiples out of swizzle xor chains
 // CHECK-DAG: --fly-layout-lowering {{.*}}- Lower the layout algebra on dynamic leaves to arith

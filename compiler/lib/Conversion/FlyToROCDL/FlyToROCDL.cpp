@@ -190,8 +190,8 @@ LogicalResult checkLeftovers(Operation *root) {
                      [](Operation *user) { return isFlyOp(user); }))
       return;
     op->emitOpError("is left for convert-fly-to-rocdl, which lowers only "
-                    "pointers and memory accesses: fly-layout-lowering must "
-                    "have removed it");
+                    "pointers, memory accesses and atom calls: "
+                    "fly-layout-lowering must have removed it");
     ok = false;
   });
   root->walk([&](FunctionOpInterface function) {

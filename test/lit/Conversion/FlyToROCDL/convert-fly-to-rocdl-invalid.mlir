@@ -37,7 +37,7 @@ func.func @leftover_access(%p: !llvm.ptr<1>, %i: i32) -> f32 {
   %q = fly.make_ptr(%p) : (!llvm.ptr<1>) -> !fly.ptr<f32, global>
   %l = fly.static : !fly.layout<(4,8):(1,4)>
   %m = fly.make_view(%q, %l) : (!fly.ptr<f32, global>, !fly.layout<(4,8):(1,4)>)
-  // expected-error @below {{'fly.memref.load' op is left for convert-fly-to-rocdl, which lowers only pointers and memory accesses: fly-layout-lowering must have removed it}}
+  // expected-error @below {{'fly.memref.load' op is left for convert-fly-to-rocdl, which lowers only pointers, memory accesses and atom calls: fly-layout-lowering must have removed it}}
   %x = fly.memref.load(%m, %i) : (!fly.memref<f32, global, (4,8):(1,4)>, i32)
   return %x : f32
 }

@@ -10,7 +10,8 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
-  let summary = "Lower fly pointers and memory accesses to the llvm dialect";
+  let summary = "Lower fly pointers, memory accesses and atom calls to the "
+                "llvm dialect";
   let description = [{
     A dialect conversion of what fly-layout-lowering leaves: pointers,
     memory accesses and atom calls. `!fly.ptr<T, AS>` and

@@ -48,12 +48,25 @@ public:
   LogicalResult write(Value values, Value view);
 
 private:
-  /// The element offsets of the view's values; one run when they are
-  /// contiguous (empty `offsets`, `contiguous` set).
+  /// The element offsets of the view's values; one run of `size` when
+  /// they are contiguous (empty `offsets`, `contiguous` set).
   struct Offsets {
     SmallVector<int64_t> offsets;
     bool contiguous = false;
+    int64_t size = 0;
   };
+
+public:
+  /// The number of values of a view (an error for a view the pass cannot
+  /// read or write).
+  FailureOr<int64_t> size(Value view) {
+    FailureOr<Offsets> offsets = offsetsOf(cast<MemTensorType>(view.getType()));
+    if (failed(offsets))
+      return failure();
+    return offsets->size;
+  }
+
+private:
   FailureOr<Offsets> offsetsOf(MemTensorType type);
   Value elementPointer(Value base, int64_t offset);
 
@@ -73,6 +86,7 @@ FailureOr<ValueAccess::Offsets> ValueAccess::offsetsOf(MemTensorType type) {
     return call->emitOpError("has an operand of dynamic size ")
            << type.getLayout();
   Offsets result;
+  result.size = size.value();
   alg::Layout flat = alg::coalesce(ar, *layout);
   if (!ar.failed() && flat.shape.isLeaf() &&
       (size.value() == 1 || flat.stride.leaf().isStaticValue(1))) {
@@ -106,12 +120,9 @@ FailureOr<Value> ValueAccess::read(Value view) {
   Location loc = call->getLoc();
   Value base = getPointerValue(b, view);
   Type element = type.getElementType();
-  if (offsets->contiguous) {
-    alg::Arith ar;
-    int64_t n = alg::size(ar, *getAlgebraValueAs<alg::Layout>(type.getLayout()))
-                    .value();
-    return Value(PtrLoadOp::create(b, loc, VectorType::get({n}, element), base));
-  }
+  if (offsets->contiguous)
+    return Value(PtrLoadOp::create(
+        b, loc, VectorType::get({offsets->size}, element), base));
   SmallVector<Value> elements;
   for (int64_t offset : offsets->offsets)
     elements.push_back(
@@ -155,12 +166,11 @@ LogicalResult convertCopy(CopyAtomCallOp op) {
   }
   if (dstInRegisters) {
     if (!srcInRegisters) {
-      alg::Arith ar;
-      auto layout = *getAlgebraValueAs<alg::Layout>(
-          op.getDst().getType().getLayout());
-      int64_t n = alg::size(ar, layout).value();
+      FailureOr<int64_t> n = access.size(op.getDst());
+      if (failed(n))
+        return failure();
       auto vectorType =
-          VectorType::get({n}, op.getDst().getType().getElementType());
+          VectorType::get({*n}, op.getDst().getType().getElementType());
       values = CopyAtomCallSSAOp::create(b, op.getLoc(), vectorType,
                                          op.getAtom(), op.getSrc(), Value())
                    .getResult();
