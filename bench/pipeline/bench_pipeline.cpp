@@ -1,23 +1,57 @@
 //===- bench_pipeline.cpp - Compile time of the pipeline stages ----------===//
 //
-// Compiles the code-object test kernels (test/lit/Target/*.mlir, written at
-// the gpu-dialect level) for a chip and prints, per kernel, the time of each
-// step: parsing into a fresh context, the upstream tail of stage A
-// (convert-gpu-to-rocdl, standing in for stage A until the Fly passes
-// exist), stage B binary_prep, stage C binary, and B + C. The first compile
-// in the process (LLVM target initialization, dialect loading) and the
-// median of the following ones are shown; then the in-process lld link of
-// one code object on its own.
+// Compile time of the whole FlyDSL pipeline, stage by stage, for one chip.
 //
-//   bench-pipeline [--chip=gfx942] [--iterations=20] [kernel.mlir...]
+//   bench-pipeline [--chip=gfx942] [--iterations=20]
+//                  [--from=pre_binary|binary_prep] [kernel.mlir...]
+//
+// Kernels: without file arguments, the three reference kernels in Fly IR,
+// examples/vector_add.mlir, examples/tiled_copy_lds.mlir and
+// examples/fma_gemm.mlir, found through the source directory compiled in
+// (FLY_SOURCE_DIR), so the tool runs from any working directory. Files given
+// on the command line replace them.
+//
+// Where compiling starts is said, not detected: --from=pre_binary (the
+// default) runs stages A, B and C, for Fly IR and also for gpu-dialect
+// kernels without Fly ops such as test/lit/Target/add2d.mlir (stage A's Fly
+// passes leave them alone; its convert-gpu-to-rocdl lowers them);
+// --from=binary_prep runs B and C only, for ROCDL-level input such as the
+// output of `fly-compile k.mlir --chip=... --stage=pre_binary` (made for the
+// same chip), and the stage A column shows "-".
+//
+// One compile of a kernel, each step timed on the wall clock:
+//   parse  the file's text (read once, before any timing) into a module, in
+//          a context created for this compile: loading the dialects of the
+//          input counts here, loading those a stage's passes depend on
+//          counts in that stage;
+//   A      stage A pre_binary   (Fly -> ROCDL),  `buildStage(Stage::PreBinary)`
+//   B      stage B binary_prep  (ROCDL -> LLVM), `buildStage(Stage::BinaryPrep)`
+//   C      stage C binary       (gpu.module -> gpu.binary with the code
+//          object, linked by lld in process), `buildStage(Stage::Binary)`
+//   total  parse + A + B + C of that compile.
+// Each stage runs in its own pass manager, filled from fly/Pipeline (the
+// one definition of the stages, as fly-compile uses); building the pass
+// manager is outside the timed run, as are the context's creation and
+// reading the code objects back. Every compile starts from a freshly parsed
+// module, since the stages rewrite it.
+//
+// Per kernel the table shows "first / median": the first compile in this
+// process (it also pays LLVM's target initialization and first-use costs,
+// the first kernel most of all), then the median of the --iterations
+// compiles that follow. The total's median is the median of the per-compile
+// totals, not the sum of the medians. After the table: the in-process lld
+// link alone (part of C) of the first kernel's code object, first / median
+// over 1 + --iterations links of the same relocatable object.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Compile.h"
 #include "fly/Target/ROCDLTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -36,6 +70,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fly;
@@ -43,13 +78,25 @@ namespace cl = llvm::cl;
 
 namespace {
 
+cl::OptionCategory category("bench-pipeline options");
+
 cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
-                              cl::init("gfx942"));
+                              cl::init("gfx942"), cl::cat(category));
 cl::opt<unsigned> iterations("iterations",
                              cl::desc("Compiles per kernel after the first"),
-                             cl::init(20));
-cl::list<std::string> kernelFiles(cl::Positional,
-                                  cl::desc("[kernel.mlir...]"));
+                             cl::init(20), cl::cat(category));
+cl::opt<std::string>
+    fromStage("from",
+              cl::desc("First stage to run: pre_binary (default; Fly IR or "
+                       "gpu-dialect input) or binary_prep (ROCDL-level "
+                       "input)"),
+              cl::value_desc("stage"), cl::init("pre_binary"),
+              cl::cat(category));
+cl::list<std::string>
+    kernelFiles(cl::Positional,
+                cl::desc("[kernel.mlir...] (default: the three reference "
+                         "kernels in examples/)"),
+                cl::cat(category));
 
 using Clock = std::chrono::steady_clock;
 
@@ -63,171 +110,223 @@ double median(std::vector<double> values) {
   return values.empty() ? 0 : values[values.size() / 2];
 }
 
-/// The times of one compile, in ms.
+/// The times of one compile, in ms; stage A's is unset when it did not run.
 struct StepTimes {
-  double parse = 0, stageATail = 0, binaryPrep = 0, binary = 0;
+  double parse = 0;
+  std::optional<double> preBinary;
+  double binaryPrep = 0, binary = 0;
+  double total() const {
+    return parse + preBinary.value_or(0) + binaryPrep + binary;
+  }
 };
 
-/// Runs a pass manager filled by `fill` on `module`; false on any error.
-template <typename Fill>
-bool runPasses(ModuleOp module, Fill fill, double &ms) {
+/// Runs the passes of `stage` on `module` in a pass manager of their own;
+/// `ms` gets the time of the run alone. False on any error.
+bool runStage(ModuleOp module, Stage stage, const PipelineOptions &options,
+              double &ms) {
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
-  if (!fill(pm))
+  if (llvm::Error err = buildStage(pm, stage, options)) {
+    std::fprintf(stderr, "%s\n", llvm::toString(std::move(err)).c_str());
     return false;
+  }
   auto start = Clock::now();
   bool ok = succeeded(pm.run(module));
   ms = msSince(start);
   return ok;
 }
 
-bool buildStageOrReport(OpPassManager &pm, Stage stage,
-                        const PipelineOptions &options) {
-  if (llvm::Error err = buildStage(pm, stage, options)) {
-    std::fprintf(stderr, "%s\n", llvm::toString(std::move(err)).c_str());
-    return false;
+/// A context for one compile, whose diagnostics quote the kernel's source
+/// lines as fly-compile's do.
+struct CompileContext {
+  CompileContext(const DialectRegistry &registry, llvm::StringRef text,
+                 llvm::StringRef file)
+      : context(registry), diagnostics(sourceMgr, &context) {
+    context.printOpOnDiagnostic(false);
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(text, file,
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
   }
-  return true;
-}
+  OwningOpRef<ModuleOp> parse() {
+    return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics;
+};
 
-/// The upstream end of stage A, for kernels written with gpu.func.
-std::string stageATail(llvm::StringRef chip) {
-  return llvm::formatv(
-      "gpu.module(convert-scf-to-cf,cse,convert-gpu-to-rocdl{{chipset={0} "
-      "index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true})",
-      chip);
-}
-
-bool runTextualPipeline(ModuleOp module, llvm::StringRef pipeline,
-                        double &ms) {
-  return runPasses(
-      module,
-      [&](PassManager &pm) {
-        return succeeded(parsePassPipeline(pipeline, pm, llvm::errs()));
-      },
-      ms);
-}
-
-/// One full compile in a fresh context.
+/// One full compile, from `first` through stage C, in a fresh context.
 bool compileOnce(const DialectRegistry &registry, llvm::StringRef text,
+                 llvm::StringRef file, Stage first,
                  const PipelineOptions &options, StepTimes &times) {
-  MLIRContext context(registry);
+  CompileContext cc(registry, text, file);
   auto start = Clock::now();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  OwningOpRef<ModuleOp> module = cc.parse();
   times.parse = msSince(start);
   if (!module)
     return false;
-  return runTextualPipeline(*module, stageATail(options.chip),
-                            times.stageATail) &&
-         runPasses(
-             *module,
-             [&](PassManager &pm) {
-               return buildStageOrReport(pm, Stage::BinaryPrep, options);
-             },
-             times.binaryPrep) &&
-         runPasses(
-             *module,
-             [&](PassManager &pm) {
-               return buildStageOrReport(pm, Stage::Binary, options);
-             },
-             times.binary) &&
+  if (first == Stage::PreBinary) {
+    double ms;
+    if (!runStage(*module, Stage::PreBinary, options, ms))
+      return false;
+    times.preBinary = ms;
+  }
+  return runStage(*module, Stage::BinaryPrep, options, times.binaryPrep) &&
+         runStage(*module, Stage::Binary, options, times.binary) &&
          succeeded(collectCodeObjects(*module));
 }
 
-/// A relocatable object of the kernel (ISA from stage C with format=isa,
-/// assembled), to time the link alone.
+/// A relocatable object of the kernel, to time the link alone: the module
+/// through stage B, then gpu-module-to-binary{format=isa} (stage C's own
+/// serializer stopping at the ISA), assembled.
 FailureOr<SmallVector<char, 0>>
 relocatableObject(const DialectRegistry &registry, llvm::StringRef text,
+                  llvm::StringRef file, Stage first,
                   const PipelineOptions &options) {
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  CompileContext cc(registry, text, file);
+  OwningOpRef<ModuleOp> module = cc.parse();
   double ignored;
   if (!module ||
-      !runTextualPipeline(*module, stageATail(options.chip), ignored) ||
-      !runPasses(
-          *module,
-          [&](PassManager &pm) {
-            return buildStageOrReport(pm, Stage::BinaryPrep, options);
-          },
-          ignored) ||
-      !runTextualPipeline(*module, "gpu-module-to-binary{format=isa}",
-                          ignored))
+      (first == Stage::PreBinary &&
+       !runStage(*module, Stage::PreBinary, options, ignored)) ||
+      !runStage(*module, Stage::BinaryPrep, options, ignored))
+    return failure();
+  PassManager pm(&cc.context, ModuleOp::getOperationName());
+  if (failed(parsePassPipeline("gpu-module-to-binary{format=isa}", pm,
+                               llvm::errs())) ||
+      failed(pm.run(*module)))
     return failure();
   std::string isa;
   module->walk([&](gpu::BinaryOp binary) {
-    isa = cast<gpu::ObjectAttr>(binary.getObjects()[0]).getObject().str();
+    if (isa.empty())
+      isa = cast<gpu::ObjectAttr>(binary.getObjects()[0]).getObject().str();
   });
+  if (isa.empty())
+    return failure();
   return ROCDL::assembleIsa(isa, "amdgcn-amd-amdhsa", options.chip, "",
                             [&] { return module->emitError(); });
+}
+
+/// "first / median" in a fixed width; "-" for a step that did not run.
+std::string cell(std::optional<double> first, std::optional<double> med) {
+  if (!first)
+    return "-";
+  std::string medText =
+      med ? llvm::formatv("{0,7:f2}", *med).str() : std::string("      -");
+  return llvm::formatv("{0,8:f2} / {1}", *first, medText).str();
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   registerFlyPipelines();
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Compile time of the FlyDSL pipeline stages\n");
+  std::optional<Stage> first = parseStage(fromStage);
+  if (!first || *first == Stage::Binary) {
+    std::fprintf(stderr,
+                 "--from=%s: the first stage is pre_binary or binary_prep\n",
+                 fromStage.c_str());
+    return 1;
+  }
   std::vector<std::string> files(kernelFiles.begin(), kernelFiles.end());
   if (files.empty())
-    for (const char *name : {"add2d.mlir", "lds-transpose.mlir"})
-      files.push_back(std::string(FLY_SOURCE_DIR) + "/test/lit/Target/" +
-                      name);
+    for (const char *name :
+         {"vector_add.mlir", "tiled_copy_lds.mlir", "fma_gemm.mlir"})
+      files.push_back(std::string(FLY_SOURCE_DIR) + "/examples/" + name);
 
-  DialectRegistry registry;
-  registerFlyTargetInterfaces(registry);
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  PipelineOptions options;
-  options.chip = chipName;
-
-  std::printf("Compile time for %s, ms: first compile in this process / "
-              "median of %u more\n",
-              options.chip.c_str(), unsigned(iterations));
-  std::printf("(A tail = upstream convert-gpu-to-rocdl; stage A's Fly passes "
-              "are not in yet)\n\n");
-  std::printf("%-18s %15s %15s %15s %15s %15s\n", "kernel", "parse",
-              "A tail", "B binary_prep", "C binary", "B+C");
-  std::string firstText;
+  // Read every file up front: a missing one fails before any timing.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
   for (const std::string &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(file);
     if (!buffer) {
-      std::fprintf(stderr, "cannot read %s\n", file.c_str());
+      std::fprintf(stderr, "cannot read %s: %s\n", file.c_str(),
+                   buffer.getError().message().c_str());
       return 1;
     }
-    llvm::StringRef text = (*buffer)->getBuffer();
-    if (firstText.empty())
-      firstText = text.str();
-    StepTimes first;
-    std::vector<double> parse, tail, prep, binary, total;
+    buffers.push_back(std::move(*buffer));
+  }
+
+  DialectRegistry registry;
+  registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<FlyDialect>();
+  PipelineOptions options;
+  options.chip = chipName;
+  {
+    // An unknown chip or a missing pass fails here, before the table.
+    MLIRContext context(registry);
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (llvm::Error err = buildStages(pm, *first, Stage::Binary, options)) {
+      std::fprintf(stderr, "%s\n", llvm::toString(std::move(err)).c_str());
+      return 1;
+    }
+  }
+
+  size_t nameWidth = 6; // "kernel"
+  for (const std::string &file : files)
+    nameWidth = std::max(nameWidth, llvm::sys::path::stem(file).size());
+  const int cellWidth = 18; // "%8.2f / %7.2f"
+  auto row = [&](llvm::StringRef name, llvm::ArrayRef<std::string> cells) {
+    std::printf("%-*s", int(nameWidth), name.str().c_str());
+    for (const std::string &c : cells)
+      std::printf("  %*s", cellWidth, c.c_str());
+    std::printf("\n");
+  };
+
+  std::printf("Compile time on %s, ms: first compile in this process / "
+              "median of the next %u (--iterations)\n",
+              options.chip.c_str(), unsigned(iterations));
+  std::printf("from stage %s; total = parse + A + B + C of one compile\n\n",
+              stageName(*first).str().c_str());
+  row("kernel", {"parse", "A pre_binary", "B binary_prep", "C binary",
+                 "total"});
+  for (size_t k = 0; k < files.size(); ++k) {
+    const std::string &file = files[k];
+    llvm::StringRef text = buffers[k]->getBuffer();
+    StepTimes firstTimes;
+    std::vector<double> parse, preBinary, prep, binary, total;
     for (unsigned i = 0; i <= iterations; ++i) {
       StepTimes t;
-      if (!compileOnce(registry, text, options, t)) {
-        std::fprintf(stderr, "compiling %s failed\n", file.c_str());
+      if (!compileOnce(registry, text, file, *first, options, t)) {
+        std::fprintf(stderr, "compiling %s for %s from stage %s failed\n",
+                     file.c_str(), options.chip.c_str(),
+                     stageName(*first).str().c_str());
+        if (*first == Stage::BinaryPrep)
+          std::fprintf(stderr, "(--from=binary_prep takes ROCDL-level input; "
+                               "Fly IR and gpu-dialect kernels need "
+                               "--from=pre_binary)\n");
         return 1;
       }
       if (i == 0) {
-        first = t;
+        firstTimes = t;
         continue;
       }
       parse.push_back(t.parse);
-      tail.push_back(t.stageATail);
+      if (t.preBinary)
+        preBinary.push_back(*t.preBinary);
       prep.push_back(t.binaryPrep);
       binary.push_back(t.binary);
-      total.push_back(t.binaryPrep + t.binary);
+      total.push_back(t.total());
     }
-    auto cell = [](double a, double b) {
-      return llvm::formatv("{0,6:f2} / {1,5:f2}", a, b).str();
+    auto med = [](const std::vector<double> &values) -> std::optional<double> {
+      if (values.empty())
+        return std::nullopt;
+      return median(values);
     };
-    std::string name = llvm::sys::path::stem(file).str();
-    std::printf("%-18s %15s %15s %15s %15s %15s\n", name.c_str(),
-                cell(first.parse, median(parse)).c_str(),
-                cell(first.stageATail, median(tail)).c_str(),
-                cell(first.binaryPrep, median(prep)).c_str(),
-                cell(first.binary, median(binary)).c_str(),
-                cell(first.binaryPrep + first.binary, median(total)).c_str());
+    row(llvm::sys::path::stem(file),
+        {cell(firstTimes.parse, med(parse)),
+         cell(firstTimes.preBinary, med(preBinary)),
+         cell(firstTimes.binaryPrep, med(prep)),
+         cell(firstTimes.binary, med(binary)),
+         cell(firstTimes.total(), med(total))});
   }
 
   // The link step alone, as stage C runs it.
-  auto object = relocatableObject(registry, firstText, options);
+  auto object = relocatableObject(registry, buffers.front()->getBuffer(),
+                                  files.front(), *first, options);
   if (failed(object)) {
     std::fprintf(stderr, "no relocatable object to link\n");
     return 1;
@@ -246,9 +345,11 @@ int main(int argc, char **argv) {
   }
   double firstLink = link.front();
   link.erase(link.begin());
-  std::printf("\nin-process lld link of %s's code object (part of C): "
-              "%.2f / %.2f\n",
-              llvm::sys::path::stem(files.front()).str().c_str(), firstLink,
-              median(link));
+  std::printf("\nin-process lld link alone (part of C), %s's code object: "
+              "%s\n",
+              llvm::sys::path::stem(files.front()).str().c_str(),
+              cell(firstLink, link.empty() ? std::nullopt
+                                           : std::optional(median(link)))
+                  .c_str());
   return 0;
 }
