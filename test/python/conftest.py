@@ -75,3 +75,21 @@ def mlir_runner() -> str:
 @pytest.fixture(scope="session")
 def runner_libs(mlir_runner):
     return locate_runner_libs(mlir_runner)
+
+
+def _build_tool(name: str, env_var: str) -> str:
+    """A tool of this build: $<env_var>, else <repo>/build/bin/<name>."""
+    env = os.environ.get(env_var)
+    candidate = env if env else str(REPO_ROOT / "build" / "bin" / name)
+    if not _executable(candidate):
+        pytest.fail(
+            f"{name} not found at {candidate}. Build it with "
+            f"`ninja -C {REPO_ROOT / 'build'} {name}` or set ${env_var}.",
+            pytrace=False,
+        )
+    return candidate
+
+
+@pytest.fixture(scope="session")
+def fly_cache_tool() -> str:
+    return _build_tool("fly-cache-tool", "FLY_CACHE_TOOL")
