@@ -10,6 +10,8 @@ JOBS=${FLY_JOBS:-2}
 
 # Once configured, ninja reruns CMake by itself when a CMakeLists.txt changes.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+  # The Python extension is built for the python3 that runs the tests.
+  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+    -DPython_EXECUTABLE="$(command -v python3)"
 fi
 ninja -C "$BUILD_DIR" -j "$JOBS"

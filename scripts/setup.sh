@@ -121,4 +121,18 @@ else
         "(if pycute is the one: an unrelated PyPI package is also named pycute; pip uninstall pycute)."
 fi
 
+# --- the flydsl package -------------------------------------------------------
+# `import flydsl` works in any interpreter of $PYTHON, from any directory and
+# without environment variables: a .pth file in its site-packages puts
+# frontend/python on the path (the build writes the extension flydsl/_fly*.so
+# there).
+package_dir="$(cd "$(dirname "$0")/.." && pwd)/frontend/python"
+site_dir=$("$PYTHON" -c 'import site; print(site.getsitepackages()[0])')
+pth="$site_dir/flydsl-source-tree.pth"
+if [ "$(cat "$pth" 2>/dev/null)" != "$package_dir" ]; then
+  mkdir -p "$site_dir"
+  echo "$package_dir" > "$pth" || die "cannot write $pth (the flydsl package's path entry)"
+  log "flydsl: $pth -> $package_dir"
+fi
+
 log "ready"

@@ -1,0 +1,109 @@
+//===- Compiler.h - The FlyDSL compiler as a library ------------*- C++ -*-===//
+//
+// The facade the Python extension (and other C++ programs) compile through:
+// one long-lived MLIR context with every dialect, pass and target interface
+// FlyDSL needs, the type inference of the Fly ops on types alone (what a
+// tracer asks while it builds a module), and `compile`, which takes a whole
+// module as MLIR text through stages A, B and C and returns the code objects
+// with what a launcher needs of each kernel.
+//
+// Errors are llvm::Errors whose message lists every diagnostic as
+// `file:line:col: error: message` (notes likewise), so the caller can map
+// them back to its source; nothing aborts on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_COMPILER_H
+#define FLY_COMPILER_H
+
+#include "fly/Pipeline/Pipeline.h"
+#include "fly/Target/CodeObject.h"
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+class Attribute;
+} // namespace mlir
+
+namespace fly {
+
+/// Options of one compile.
+struct CompileOptions {
+  mlir::fly::PipelineOptions pipeline;
+  /// Non-empty: the module after every pass of every stage is written there,
+  /// numbered (`00-input.mlir`, `01-fly-rewrite-func-signature.mlir`, ...),
+  /// then each code object's ISA (`<module>.<chip>.s`).
+  std::string dumpDir;
+  /// Verify the module after each pass (slower; for debugging passes).
+  bool verifyEachPass = false;
+};
+
+/// What a launcher needs of one kernel.
+struct KernelInfo {
+  std::string module; // the gpu.module (and code object) holding it
+  std::string name;
+  /// The argument block as fly-rewrite-func-signature left it (`fly.abi`):
+  /// "value:I", "ptr:I" or "leaves:I" per argument.
+  std::vector<std::string> abi;
+  /// The kernel's signature before the rewrite (`fly.original_type`).
+  std::string originalType;
+  ::fly::target::KernelResources resources;
+};
+
+/// One gpu.module, compiled.
+struct CodeObjectBlob {
+  std::string module;
+  std::string chip;
+  std::string elf;
+};
+
+/// The result of compiling a module.
+struct Artifact {
+  std::vector<CodeObjectBlob> codeObjects;
+  std::vector<KernelInfo> kernels;
+};
+
+class Compiler {
+public:
+  Compiler();
+  ~Compiler();
+  Compiler(const Compiler &) = delete;
+  Compiler &operator=(const Compiler &) = delete;
+
+  mlir::MLIRContext &getContext();
+
+  /// The type written `text` (any registered dialect's), or an error with
+  /// the parser's message.
+  llvm::Expected<mlir::Type> parseType(llvm::StringRef text);
+  /// The attribute written `text` (a dictionary `{...}` for op attributes).
+  llvm::Expected<mlir::Attribute> parseAttribute(llvm::StringRef text);
+
+  /// The result types op `opName` infers for operands of `operandTypes` and
+  /// the attributes `attrs` (a DictionaryAttr or null), as its verifier
+  /// would: the op's InferTypeOpInterface on placeholder operands.
+  /// Memoised on (op, operand types, attributes). An op without inference,
+  /// or operands it rejects, is an error with the op's message.
+  llvm::Expected<std::vector<mlir::Type>>
+  inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<mlir::Type> operandTypes,
+                   mlir::Attribute attrs);
+
+  /// Parses `moduleText` (its locations are the tracer's), verifies it and
+  /// runs stages A, B and C for `options.pipeline.chip`.
+  llvm::Expected<Artifact> compile(llvm::StringRef moduleText,
+                                   const CompileOptions &options);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace fly
+
+#endif // FLY_COMPILER_H

@@ -1,0 +1,279 @@
+//===- FlyModule.cpp - flydsl._fly, the Python extension ------------------===//
+//
+// The narrow, stateless surface between the Python tracer and the C++
+// compiler (ARCHITECTURE.md, "Boundaries"): type handles (uniqued
+// mlir::Types of the one long-lived context of fly::Compiler), the result
+// types an op infers for operand types, and `compile` of a whole module's
+// text. Python never computes a layout; it asks here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fly/Compiler.h"
+#include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Target/Chip.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+/// The one compiler of the process, made on first use.
+fly::Compiler &compiler() {
+  static fly::Compiler *instance = new fly::Compiler();
+  return *instance;
+}
+
+/// An mlir::Type as Python sees it: hashable, comparable, printable.
+struct TypeHandle {
+  mlir::Type type;
+  bool operator==(const TypeHandle &o) const { return type == o.type; }
+};
+
+/// Errors of the compiler (bad types, rejected operands, failed compiles)
+/// reach Python as flydsl._fly.Error with the diagnostics' text.
+nb::object errorType;
+
+[[noreturn]] void raise(llvm::Error err) {
+  std::string message = llvm::toString(std::move(err));
+  PyErr_SetString(errorType.ptr(), message.c_str());
+  throw nb::python_error();
+}
+
+template <typename T> T unwrap(llvm::Expected<T> value) {
+  if (!value)
+    raise(value.takeError());
+  return std::move(*value);
+}
+
+std::string printType(mlir::Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+TypeHandle parseTypeCached(const std::string &text) {
+  static llvm::StringMap<mlir::Type> cache;
+  auto found = cache.find(text);
+  if (found != cache.end())
+    return {found->second};
+  mlir::Type type = unwrap(compiler().parseType(text));
+  cache[text] = type;
+  return {type};
+}
+
+mlir::Attribute parseAttrsCached(const std::string &text) {
+  if (text.empty())
+    return mlir::Attribute();
+  static llvm::StringMap<mlir::Attribute> cache;
+  auto found = cache.find(text);
+  if (found != cache.end())
+    return found->second;
+  mlir::Attribute attr = unwrap(compiler().parseAttribute(text));
+  cache[text] = attr;
+  return attr;
+}
+
+/// An int tuple as Python values: ints for static leaves, None for dynamic
+/// ones, tuples for tuples; `*` is the string "*", a basis leaf "E..." its
+/// text.
+nb::object intTupleValue(const fly::algebra::IntTuple &t) {
+  if (t.isTuple()) {
+    nb::list items;
+    for (unsigned i = 0; i < t.rank(); ++i)
+      items.append(intTupleValue(t[i]));
+    return nb::tuple(items);
+  }
+  const fly::algebra::Int &leaf = t.leaf();
+  if (leaf.isNone())
+    return nb::str("*");
+  if (leaf.isBasis())
+    return nb::str(fly::algebra::toString(t).c_str());
+  if (leaf.isStatic())
+    return nb::int_(leaf.value());
+  return nb::none();
+}
+
+/// The algebra value of an int_tuple or layout type as Python values:
+/// an int tuple, or (shape, stride) of a layout; None for other types.
+nb::object staticValue(const TypeHandle &h) {
+  using namespace mlir::fly;
+  if (auto t = getAlgebraValueAs<fly::algebra::IntTuple>(h.type))
+    return intTupleValue(*t);
+  if (auto l = getAlgebraValueAs<fly::algebra::Layout>(h.type))
+    return nb::make_tuple(intTupleValue(l->shape), intTupleValue(l->stride));
+  return nb::none();
+}
+
+nb::dict resourcesDict(const fly::target::KernelResources &r) {
+  nb::dict d;
+  d["vgprs"] = r.vgprs;
+  d["sgprs"] = r.sgprs;
+  d["agprs"] = r.agprs;
+  d["vgpr_spills"] = r.vgprSpills;
+  d["sgpr_spills"] = r.sgprSpills;
+  d["lds_bytes"] = r.ldsBytes;
+  d["scratch_bytes"] = r.scratchBytes;
+  d["wave_size"] = r.waveSize;
+  d["max_workgroup_size"] = r.maxFlatWorkgroupSize;
+  return d;
+}
+
+} // namespace
+
+NB_MODULE(_fly, m) {
+  m.doc() = "FlyDSL's compiler: type handles, type inference, compile";
+  errorType = nb::borrow(PyErr_NewException("flydsl._fly.Error", PyExc_Exception,
+                                            nullptr));
+  m.attr("Error") = errorType;
+
+  nb::class_<TypeHandle>(m, "Type")
+      .def("__str__", [](const TypeHandle &h) { return printType(h.type); })
+      .def("__repr__",
+           [](const TypeHandle &h) { return "Type(" + printType(h.type) + ")"; })
+      .def("__eq__", [](const TypeHandle &a, const TypeHandle &b) { return a == b; })
+      .def("__hash__",
+           [](const TypeHandle &h) {
+             return (size_t)h.type.getAsOpaquePointer();
+           })
+      .def_prop_ro("is_fly",
+                   [](const TypeHandle &h) {
+                     return mlir::isa<mlir::fly::FlyDialect>(h.type.getDialect());
+                   })
+      .def_prop_ro("is_static",
+                   [](const TypeHandle &h) { return mlir::fly::isStatic(h.type); })
+      .def_prop_ro("kind",
+                   [](const TypeHandle &h) -> std::string {
+                     // "memref", "layout", ... for fly types; the printed
+                     // type's head for others ("i32", "vector", "f16").
+                     std::string text = printType(h.type);
+                     llvm::StringRef s(text);
+                     s.consume_front("!fly.");
+                     return s.take_until([](char c) { return c == '<'; }).str();
+                   })
+      .def_prop_ro("value", &staticValue,
+                   "int tuple (ints, None for dynamic leaves) or layout "
+                   "(shape, stride); None for other types")
+      .def_prop_ro("element_type",
+                   [](const TypeHandle &h) -> nb::object {
+                     using namespace mlir::fly;
+                     if (auto m = mlir::dyn_cast<MemTensorType>(h.type))
+                       return nb::cast(TypeHandle{m.getElementType()});
+                     if (auto p = mlir::dyn_cast<PointerType>(h.type))
+                       return nb::cast(TypeHandle{p.getElementType()});
+                     if (auto v = mlir::dyn_cast<mlir::VectorType>(h.type))
+                       return nb::cast(TypeHandle{v.getElementType()});
+                     return nb::none();
+                   })
+      .def_prop_ro("layout",
+                   [](const TypeHandle &h) -> nb::object {
+                     using namespace mlir::fly;
+                     if (auto m = mlir::dyn_cast<MemTensorType>(h.type))
+                       return nb::cast(TypeHandle{m.getLayout()});
+                     if (auto c = mlir::dyn_cast<CoordTensorType>(h.type))
+                       return nb::cast(TypeHandle{c.getLayout()});
+                     return nb::none();
+                   })
+      .def_prop_ro("address_space",
+                   [](const TypeHandle &h) -> nb::object {
+                     using namespace mlir::fly;
+                     PointerType p;
+                     if (auto m = mlir::dyn_cast<MemTensorType>(h.type))
+                       p = m.getPointer();
+                     else
+                       p = mlir::dyn_cast<PointerType>(h.type);
+                     if (!p)
+                       return nb::none();
+                     std::string text;
+                     llvm::raw_string_ostream os(text);
+                     p.getAddressSpace().print(os);
+                     llvm::StringRef s(text);
+                     s.consume_front("#fly<");
+                     return nb::str(s.rtrim('>').str().c_str());
+                   })
+      .def_prop_ro("bit_width", [](const TypeHandle &h) -> nb::object {
+        if (h.type.isIntOrFloat())
+          return nb::int_(h.type.getIntOrFloatBitWidth());
+        return nb::none();
+      });
+
+  m.def("parse_type", &parseTypeCached, "text"_a,
+        "The type written `text` (uniqued: equal texts give equal handles)");
+
+  m.def(
+      "infer",
+      [](const std::string &op, const std::vector<TypeHandle> &operands,
+         const std::string &attrs) {
+        std::vector<mlir::Type> types;
+        types.reserve(operands.size());
+        for (const TypeHandle &h : operands)
+          types.push_back(h.type);
+        std::vector<mlir::Type> results = unwrap(
+            compiler().inferResultTypes(op, types, parseAttrsCached(attrs)));
+        std::vector<TypeHandle> handles;
+        for (mlir::Type t : results)
+          handles.push_back({t});
+        return handles;
+      },
+      "op"_a, "operands"_a, "attrs"_a = "",
+      "The result types `op` infers for operands of these types and the "
+      "attribute dictionary `attrs` (MLIR text), as its verifier does");
+
+  m.def(
+      "compile",
+      [](const std::string &text, const std::string &chip, unsigned optLevel,
+         const std::string &dumpDir, bool verifyEachPass) {
+        fly::CompileOptions options;
+        options.pipeline.chip = chip;
+        options.pipeline.optLevel = optLevel;
+        options.dumpDir = dumpDir;
+        options.verifyEachPass = verifyEachPass;
+        llvm::Expected<fly::Artifact> artifact = [&] {
+          nb::gil_scoped_release release;
+          return compiler().compile(text, options);
+        }();
+        fly::Artifact a = unwrap(std::move(artifact));
+        nb::list objects;
+        for (const fly::CodeObjectBlob &o : a.codeObjects)
+          objects.append(nb::make_tuple(o.module, o.chip,
+                                        nb::bytes(o.elf.data(), o.elf.size())));
+        nb::list kernels;
+        for (const fly::KernelInfo &k : a.kernels) {
+          nb::dict d;
+          d["module"] = k.module;
+          d["name"] = k.name;
+          d["abi"] = k.abi;
+          d["original_type"] = k.originalType;
+          d["resources"] = resourcesDict(k.resources);
+          kernels.append(d);
+        }
+        return nb::make_tuple(objects, kernels);
+      },
+      "text"_a, "chip"_a, "opt_level"_a = 2, "dump_dir"_a = "",
+      "verify_each_pass"_a = false,
+      "Compiles a module (MLIR text) through stages A, B and C: returns "
+      "([(module, chip, code object bytes)], [kernel dicts])");
+
+  m.def(
+      "disassemble",
+      [](nb::bytes elf) {
+        return unwrap(fly::target::disassembleCodeObject(
+            llvm::StringRef(elf.c_str(), elf.size())));
+      },
+      "elf"_a, "The ISA of a code object");
+
+  m.def("supported_chips", [] {
+    std::vector<std::string> names;
+    for (const fly::target::ChipInfo &chip : fly::target::supportedChips())
+      names.push_back(chip.name.str());
+    return names;
+  });
+}
