@@ -1,0 +1,34 @@
+"""The exceptions of FlyDSL.
+
+Every user error is a FlyDSLError whose message starts with the user's
+source location (`file:line: `) when one is known. Errors found while
+rewriting or tracing a kernel point at the kernel's source line; errors of
+the C++ compiler carry the op and pass in their text and the location
+mapped back from the IR.
+"""
+
+from __future__ import annotations
+
+
+class FlyDSLError(Exception):
+    """Base class of every error FlyDSL raises for user input."""
+
+    def __init__(self, message: str, filename: str | None = None, lineno: int | None = None):
+        self.filename = filename
+        self.lineno = lineno
+        self.bare_message = message
+        where = f"{filename}:{lineno}: " if filename and lineno else ""
+        super().__init__(where + message)
+
+
+class RewriteError(FlyDSLError):
+    """Python source the AST rewriter cannot turn into traced control flow."""
+
+
+class TraceError(FlyDSLError):
+    """A kernel that cannot be traced: a wrong type, a layout mismatch, a
+    dynamic value used where Python needs a concrete one."""
+
+
+class CompileError(FlyDSLError):
+    """IR that the compiler rejects (a verifier or pass failure)."""
