@@ -1,0 +1,10 @@
+"""flydsl.compiler (flyc): kernels, jit functions, compiling, arguments."""
+
+from .arguments import TensorDescriptor, from_dlpack
+from .env import Environment
+from .errors import CompileError, FlyDSLError, RewriteError, TraceError
+from .kernel import CompiledFunction, JitFunction, Kernel, compile, jit, kernel
+
+__all__ = ["kernel", "jit", "compile", "from_dlpack", "TensorDescriptor", "CompiledFunction",
+           "JitFunction", "Kernel", "Environment", "FlyDSLError", "RewriteError",
+           "TraceError", "CompileError"]

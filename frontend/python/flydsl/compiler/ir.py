@@ -1,0 +1,141 @@
+"""The module under construction while a kernel is traced.
+
+The tracer writes MLIR in the generic op form, one op per line, each with
+the user's source location, so that the text handed to the compiler is
+exactly what the Python code asked for (FLYDSL_DUMP_IR's stage 00). Types
+are handles of the C++ context (`flydsl._fly.Type`); result types of Fly
+ops come from C++ inference (`infer`), never from Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+from .. import _fly
+from .errors import TraceError
+
+_FLYDSL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclass(eq=False)
+class Value:
+    """An SSA value: its name in the module text and its type handle."""
+
+    name: str
+    type: "_fly.Type"
+
+    def __repr__(self) -> str:
+        return f"Value({self.name}: {self.type})"
+
+
+def parse_type(text: str) -> "_fly.Type":
+    """The type handle of an MLIR type written as text."""
+    try:
+        return _fly.parse_type(text)
+    except _fly.Error as err:
+        raise TraceError(str(err), *user_location()[:2]) from None
+
+
+def user_location() -> tuple[str, int, int]:
+    """(file, line, column) of the innermost frame of user code: the first
+    frame outside the flydsl package (and outside the rewriter's generated
+    code, which keeps the user's file name)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_FLYDSL_DIR):
+            return filename, frame.f_lineno, 1
+        frame = frame.f_back
+    return "<unknown>", 0, 0
+
+
+def _loc_text(loc: tuple[str, int, int] | None) -> str:
+    if loc is None:
+        loc = user_location()
+    filename, line, col = loc
+    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
+    return f'loc("{escaped}":{line}:{max(col, 1)})'
+
+
+@dataclass
+class Block:
+    """A block of a region: its arguments and its op lines."""
+
+    args: list[Value] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+class Builder:
+    """Writes ops into the current block; regions nest with `block()`."""
+
+    def __init__(self) -> None:
+        self._counter = 0
+        self._blocks: list[Block] = []
+
+    # -- values -----------------------------------------------------------
+    def fresh(self, type_: "_fly.Type") -> Value:
+        self._counter += 1
+        return Value(f"%{self._counter}", type_)
+
+    # -- blocks -----------------------------------------------------------
+    def push_block(self, arg_types=()) -> Block:
+        block = Block([self.fresh(t) for t in arg_types])
+        self._blocks.append(block)
+        return block
+
+    def pop_block(self) -> Block:
+        return self._blocks.pop()
+
+    @property
+    def current(self) -> Block:
+        if not self._blocks:
+            raise TraceError("an operation outside of a traced function",
+                             *user_location()[:2])
+        return self._blocks[-1]
+
+    # -- ops ----------------------------------------------------------------
+    def op(self, name: str, operands=(), result_types=(), attrs: str = "",
+           regions=(), loc=None) -> list[Value]:
+        """Appends `name` in generic form; returns its results.
+
+        `attrs` is the text of an attribute dictionary's entries
+        (`operand = "A"`); `regions` are lists of Blocks.
+        """
+        results = [self.fresh(t) for t in result_types]
+        text = ""
+        if results:
+            text += ", ".join(r.name for r in results) + " = "
+        text += f'"{name}"(' + ", ".join(v.name for v in operands) + ")"
+        if regions:
+            text += " (" + ", ".join(_region_text(r) for r in regions) + ")"
+        if attrs:
+            text += " {" + attrs + "}"
+        text += " : (" + ", ".join(str(v.type) for v in operands) + ") -> ("
+        text += ", ".join(str(t) for t in result_types) + ") " + _loc_text(loc)
+        self.current.lines.append(text)
+        return results
+
+    def raw(self, line: str) -> None:
+        """Appends a line of custom-form MLIR (used for functions)."""
+        self.current.lines.append(line)
+
+
+def _region_text(blocks: list[Block]) -> str:
+    parts = []
+    for i, block in enumerate(blocks):
+        header = ""
+        if block.args or i > 0:
+            header = f"^bb{i}(" + ", ".join(f"{a.name}: {a.type}" for a in block.args) + "):\n"
+        parts.append(header + "\n".join(block.lines))
+    return "{\n" + "\n".join(parts) + "\n}"
+
+
+def infer(op: str, operands, attrs: str = "") -> list["_fly.Type"]:
+    """The result types C++ infers for `op` on these operands."""
+    try:
+        return _fly.infer(op, [v.type for v in operands], "{" + attrs + "}" if attrs else "")
+    except _fly.Error as err:
+        filename, line, _ = user_location()
+        raise TraceError(f"{op}: {err}", filename, line) from None

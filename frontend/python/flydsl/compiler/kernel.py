@@ -1,0 +1,292 @@
+"""@flyc.kernel and @flyc.jit: tracing Python functions into one module.
+
+A @flyc.jit function is the host side. Its first call with a new argument
+signature traces it into a `func.func` (its tensor, scalar and stream
+arguments become arguments of that function; Constexpr ones are Python
+values), compiles the module, and keeps the result for that signature.
+Calling a @flyc.kernel inside it traces the kernel (once per argument
+types and Constexpr values) into a `gpu.func` of its own gpu.module and
+returns a launcher whose `.launch(grid=, block=, smem=)` emits the
+`gpu.launch_func`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import typing
+
+from .. import _fly
+from . import arguments as args_mod
+from .ast_rewriter import rewrite
+from .tracer import Tracer
+from .env import Environment
+from .errors import CompileError, FlyDSLError, TraceError
+from .ir import Value, parse_type, user_location
+from .trace import Trace
+
+
+class _ConstexprMarker:
+    """`fx.Constexpr[T]`: a parameter specialised at trace time."""
+
+    def __class_getitem__(cls, item):
+        return typing.Annotated[item, cls]
+
+
+Constexpr = _ConstexprMarker
+
+
+def _is_constexpr(annotation) -> bool:
+    if annotation is _ConstexprMarker:
+        return True
+    return _ConstexprMarker in getattr(annotation, "__metadata__", ())
+
+
+def _constexpr_type(annotation):
+    return getattr(annotation, "__origin__", None)
+
+
+def _python_objects(block_args, kinds):
+    """The traced function's view of its arguments."""
+    from ..expr.algebra import wrap
+
+    return [wrap(a) for a in block_args]
+
+
+def _type_text(t) -> str:
+    return str(t)
+
+
+_symbols = itertools.count()
+
+
+class Kernel:
+    def __init__(self, fn, name: str | None = None, known_block_size=None):
+        self.fn = fn
+        self.name = name or fn.__name__
+        self.known_block_size = tuple(known_block_size) if known_block_size else None
+        self.signature = inspect.signature(fn)
+
+    def __call__(self, *args, **kwargs) -> "Launcher":
+        if not Trace.active():
+            raise TraceError(f"kernel {self.name} is called outside of a @flyc.jit "
+                             "function: launch kernels from the host function",
+                             *user_location()[:2])
+        trace = Trace.current()
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        dynamic, static = [], {}
+        for name, value in bound.arguments.items():
+            annotation = self.signature.parameters[name].annotation
+            if _is_constexpr(annotation) or not hasattr(value, "ir"):
+                static[name] = value
+            else:
+                dynamic.append((name, value))
+        key = (self, tuple((n, str(v.ir.type)) for n, v in dynamic),
+               tuple((n, repr(v)) for n, v in static.items()))
+        symbol = trace.kernels.get(key)
+        if symbol is None:
+            symbol = self._trace(trace, dynamic, static)
+            trace.kernels[key] = symbol
+        return Launcher(trace, symbol, [v for _, v in dynamic])
+
+    def _trace(self, trace: Trace, dynamic, static) -> str:
+        from ..expr.algebra import wrap
+
+        b = trace.builder
+        block = b.push_block([v.ir.type for _, v in dynamic])
+        params = dict(static)
+        for (name, _), arg in zip(dynamic, block.args):
+            params[name] = wrap(arg)
+        try:
+            with Tracer().activate():
+                rewrite(self.fn)(**params)
+            b.op("gpu.return", [])
+        finally:
+            b.pop_block()
+        symbol = f"{self.name}_{next(_symbols)}" if any(
+            s.startswith(f"{self.name}::") for s in trace.kernels.values()) else self.name
+        attrs = ""
+        if self.known_block_size:
+            attrs = (" attributes {known_block_size = array<i32: "
+                     + ", ".join(str(int(x)) for x in self.known_block_size) + ">}")
+        params_text = ", ".join(f"{a.name}: {a.type}" for a in block.args)
+        body = "\n".join(block.lines)
+        trace.gpu_modules.append(
+            f"gpu.module @{symbol}_module {{\n"
+            f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}}\n}}")
+        return f"{symbol}_module::@{symbol}"
+
+
+class Launcher:
+    def __init__(self, trace: Trace, symbol: str, operands):
+        self.trace = trace
+        self.symbol = symbol
+        self.operands = operands
+
+    def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=0, stream=None) -> None:
+        from ..expr import numeric as nm
+        from ..expr.algebra import IntTuple
+
+        b = self.trace.builder
+        index = parse_type("index")
+
+        def as_index(x):
+            if isinstance(x, IntTuple):
+                x = x.to_scalar()
+            if isinstance(x, nm.Numeric):
+                (v,) = b.op("arith.index_cast", [nm.convert(x, nm.Int32).ir], [index])
+                return v
+            (v,) = b.op("arith.constant", [], [index], f"value = {int(x)} : index")
+            return v
+
+        def dims(x):
+            x = tuple(x) if isinstance(x, (tuple, list)) else (x,)
+            return [as_index(d) for d in x + (1,) * (3 - len(x))]
+
+        g, t = dims(grid), dims(block)
+        line = (f"gpu.launch_func @{self.symbol} blocks in ({', '.join(v.name for v in g)}) "
+                f"threads in ({', '.join(v.name for v in t)})")
+        if not (isinstance(smem, int) and smem == 0):
+            s = nm.convert(smem, nm.Int32) if isinstance(smem, nm.Numeric) else nm.constant(smem, nm.Int32)
+            line += f" dynamic_shared_memory_size {s.ir.name}"
+        if self.operands:
+            line += " args(" + ", ".join(f"{o.ir.name} : {o.ir.type}" for o in self.operands) + ")"
+        file, lineno, col = user_location()
+        b.raw(line + f' loc("{file}":{lineno}:{col})')
+
+
+def kernel(fn=None, *, name: str | None = None, known_block_size=None):
+    """A device function; callable while a @flyc.jit function is traced."""
+    if fn is None:
+        return lambda f: Kernel(f, name=name, known_block_size=known_block_size)
+    return Kernel(fn, name=name, known_block_size=known_block_size)
+
+
+class CompiledFunction:
+    """The compiled module of one signature of a @flyc.jit function."""
+
+    def __init__(self, name, module_text, code_objects, kernels):
+        self.name = name
+        self.module_text = module_text
+        self.code_objects = code_objects  # [(module, chip, bytes)]
+        self.kernels = kernels  # [dict]
+
+    @property
+    def resources(self):
+        """Per kernel: VGPRs, SGPRs, AGPRs, spills, LDS, scratch, wave size,
+        max workgroup size."""
+        return {k["name"]: k["resources"] for k in self.kernels}
+
+    def isa(self) -> str:
+        return "\n".join(_fly.disassemble(elf) for _, _, elf in self.code_objects)
+
+    def save(self, path: str) -> None:
+        """Writes the code object (one gpu.module: exactly `path`)."""
+        if len(self.code_objects) != 1:
+            raise FlyDSLError(f"{self.name} has {len(self.code_objects)} code objects; "
+                              "save them one by one from .code_objects")
+        with open(path, "wb") as f:
+            f.write(self.code_objects[0][2])
+
+    def __call__(self, *args, **kwargs):
+        raise FlyDSLError(
+            f"{self.name}: no runtime to launch kernels with (the HIP loader and the "
+            "CPU emulator are not built yet); set COMPILE_ONLY=1 to compile only")
+
+
+class JitFunction:
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+        self.signature = inspect.signature(fn)
+        self._compiled: dict = {}
+
+    def _specs(self, bound):
+        """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
+        ("constexpr", value); the key is the tuple of them."""
+        from ..expr import numeric as nm
+
+        specs = []
+        for name, value in bound.arguments.items():
+            annotation = self.signature.parameters[name].annotation
+            where = f"argument '{name}' of {self.name}"
+            if _is_constexpr(annotation):
+                want = _constexpr_type(annotation)
+                if want is not None and isinstance(want, type) and not isinstance(value, want):
+                    raise TraceError(f"{where} is Constexpr[{want.__name__}] but got "
+                                     f"{type(value).__name__} {value!r}")
+                specs.append((name, "constexpr", value))
+            elif isinstance(value, args_mod.TensorDescriptor):
+                specs.append((name, "tensor", value.spec()))
+            elif isinstance(value, bool):
+                specs.append((name, "scalar", "i1"))
+            elif isinstance(value, int):
+                specs.append((name, "scalar", "i32"))
+            elif isinstance(value, float):
+                specs.append((name, "scalar", "f32"))
+            elif isinstance(annotation, type) and issubclass(annotation, nm.Numeric):
+                specs.append((name, "scalar", annotation.mlir_type))
+            elif isinstance(value, str):
+                raise TraceError(f"{where}: a str is not a kernel argument (expected a tensor, "
+                                 "a number or a Constexpr)")
+            else:
+                specs.append((name, "tensor", args_mod.raw_tensor_spec(value, where)))
+        return tuple(specs)
+
+    def compile(self, *args, **kwargs) -> CompiledFunction:
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        specs = self._specs(bound)
+        compiled = self._compiled.get(specs)
+        if compiled is None:
+            compiled = self._trace_and_compile(specs)
+            self._compiled[specs] = compiled
+        return compiled
+
+    def __call__(self, *args, **kwargs):
+        compiled = self.compile(*args, **kwargs)
+        if Environment.current().compile_only:
+            return None
+        return compiled(*args, **kwargs)
+
+    def _trace_and_compile(self, specs) -> CompiledFunction:
+        from ..expr import numeric as nm
+        from ..expr.algebra import wrap
+
+        trace = Trace()
+        b = trace.builder
+        dynamic = [(n, parse_type(s.type_text() if k == "tensor" else s))
+                   for n, k, s in specs if k != "constexpr"]
+        with trace.activate():
+            block = b.push_block([t for _, t in dynamic])
+            params = {n: s for n, k, s in specs if k == "constexpr"}
+            for (name, _), arg in zip(dynamic, block.args):
+                params[name] = wrap(arg)
+            with Tracer().activate():
+                rewrite(self.fn)(**params)
+            b.op("func.return", [])
+            b.pop_block()
+        params_text = ", ".join(f"{a.name}: {a.type}" for a in block.args)
+        trace.host_lines.append(f"func.func @{self.name}({params_text}) {{\n"
+                                + "\n".join(block.lines) + "\n}")
+        text = trace.module_text()
+        env = Environment.current()
+        try:
+            objects, kernels = _fly.compile(text, env.arch, env.opt_level, env.dump_dir_for(self.name),
+                                            env.verify_each_pass)
+        except _fly.Error as err:
+            raise CompileError(f"{self.name}: {err}") from None
+        return CompiledFunction(self.name, text, objects, kernels)
+
+
+def jit(fn):
+    """A host function traced and compiled per argument signature."""
+    return JitFunction(fn)
+
+
+def compile(fn, *args, **kwargs) -> CompiledFunction:
+    """The compiled form of a @flyc.jit function for these arguments."""
+    if not isinstance(fn, JitFunction):
+        fn = JitFunction(fn)
+    return fn.compile(*args, **kwargs)

@@ -1,0 +1,40 @@
+"""Thread and block indices, dimensions and barriers of the traced kernel."""
+
+from __future__ import annotations
+
+from ..compiler.ir import parse_type
+from ..compiler.trace import builder
+from . import numeric as nm
+
+
+class _Dim3:
+    """`.x`, `.y`, `.z` of one of the gpu dialect's index ops, as Int32."""
+
+    def __init__(self, op: str):
+        self._op = op
+
+    def _get(self, dim: str) -> nm.Int32:
+        b = builder()
+        (i,) = b.op(self._op, [], [parse_type("index")], f"dimension = #gpu<dim {dim}>")
+        (v,) = b.op("arith.index_cast", [i], [parse_type("i32")])
+        return nm.Int32(v)
+
+    @property
+    def x(self): return self._get("x")
+
+    @property
+    def y(self): return self._get("y")
+
+    @property
+    def z(self): return self._get("z")
+
+
+thread_idx = _Dim3("gpu.thread_id")
+block_idx = _Dim3("gpu.block_id")
+block_dim = _Dim3("gpu.block_dim")
+grid_dim = _Dim3("gpu.grid_dim")
+
+
+def barrier() -> None:
+    """All threads of the workgroup meet here (LDS writes become visible)."""
+    builder().op("gpu.barrier", [])
