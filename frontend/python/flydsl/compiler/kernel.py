@@ -238,10 +238,12 @@ class JitFunction:
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         specs = self._specs(bound)
-        compiled = self._compiled.get(specs)
+        env = Environment.current()
+        key = (specs, env.arch, env.opt_level, env.debug_info)
+        compiled = self._compiled.get(key)
         if compiled is None:
             compiled = self._trace_and_compile(specs)
-            self._compiled[specs] = compiled
+            self._compiled[key] = compiled
         return compiled
 
     def __call__(self, *args, **kwargs):

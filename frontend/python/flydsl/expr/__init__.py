@@ -29,3 +29,5 @@ def range_constexpr(*args):
 def const_expr(x):
     """A condition evaluated at trace time."""
     return x
+from .algebra import make_composed_layout, make_swizzle
+from .smem import SharedAllocator, get_dyn_shared

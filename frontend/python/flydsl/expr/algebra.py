@@ -397,3 +397,15 @@ def make_rmem_tensor(layout_or_shape, dtype):
                    f"{str(layout.ir.type)[len('!fly.layout<'):-1]}>")
     (v,) = builder().op("fly.memref.alloca", [], [t])
     return Tensor(v)
+
+
+def make_swizzle(bits: int, base: int, shift: int) -> Swizzle:
+    """CuTe's Swizzle<bits, base, shift> (on element indices in a composed
+    layout)."""
+    (v,) = builder().op("fly.static", [], [parse_type(f"!fly.swizzle<S<{bits},{base},{shift}>>")])
+    return Swizzle(v)
+
+
+def make_composed_layout(inner, offset, outer) -> ComposedLayout:
+    """inner(offset + outer(c)): a swizzle (or layout) after a layout."""
+    return emit("fly.make_composed_layout", inner, offset, outer)

@@ -1,0 +1,60 @@
+"""Shared memory (LDS) of the traced kernel.
+
+The kernel's shared tensors live in its dynamic LDS (`fly.get_dyn_shared`),
+carved out by a SharedAllocator: each `allocate_tensor` takes the next
+aligned piece. The launch must provide `allocator.size` bytes
+(`.launch(smem=...)`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..compiler.errors import TraceError
+from ..compiler.ir import parse_type, user_location
+from ..compiler.trace import builder
+from . import numeric as nm
+from .algebra import ComposedLayout, FlyValue, Layout, cosize, emit, int_tuple, make_view
+
+
+def get_dyn_shared(dtype, align: int = 16) -> FlyValue:
+    """A pointer to the start of the dynamic LDS, as elements of `dtype`."""
+    (v,) = builder().op("fly.get_dyn_shared", [],
+                        [parse_type(f"!fly.ptr<{dtype.mlir_type}, shared, align<{align}>>")])
+    return FlyValue(v)
+
+
+class SharedAllocator:
+    """Hands out consecutive, aligned pieces of the dynamic LDS."""
+
+    def __init__(self, align: int = 16):
+        self.align = align
+        self.size = 0  # bytes handed out so far
+
+    def allocate_tensor(self, dtype, layout, align: int = 16):
+        """A shared tensor of `dtype` with `layout` (a static layout or
+        composed layout), `align`-byte aligned."""
+        if not isinstance(layout, (Layout, ComposedLayout)) or not layout.ir.type.is_static:
+            raise TraceError("a shared tensor needs a static layout", *user_location()[:2])
+        outer = layout
+        elements = cosize(outer).value if isinstance(outer, Layout) else _composed_cosize(outer)
+        bits = getattr(dtype, "bits", 8)
+        offset = -(-self.size // align) * align
+        self.size = offset + math.ceil(elements * bits / 8)
+        base = get_dyn_shared(dtype, max(self.align, align))
+        if offset:
+            if (offset * 8) % bits:
+                raise TraceError("a shared tensor at an offset that is not a whole element",
+                                 *user_location()[:2])
+            base = emit("fly.add_offset", base, int_tuple(offset * 8 // bits))
+        return make_view(base, layout)
+
+
+def _composed_cosize(layout: ComposedLayout) -> int:
+    # The swizzle permutes indices below a power of two at least the outer
+    # layout's cosize: the outer cosize rounded up covers it.
+    text = str(layout.ir.type)
+    outer = text[text.rindex(" o ") + 3:-1]
+    (v,) = builder().op("fly.static", [], [parse_type(f"!fly.layout<{outer}>")])
+    n = cosize(Layout(v)).value
+    return 1 << max(0, (n - 1).bit_length())
