@@ -137,7 +137,7 @@ class Tracer(ControlFlowRuntime):
                      else r for r in results)
 
     def dynamic_select(self, cond, a_thunk, b_thunk, loc):
-        (r,) = self.dynamic_if(cond, lambda: (a_thunk(),), lambda: (b_thunk(),),
+        (r,) = self.dynamic_if(cond, lambda _: (a_thunk(),), lambda _: (b_thunk(),),
                                ["<conditional expression>"], [UNDEF_PLACEHOLDER], loc)
         return r
 

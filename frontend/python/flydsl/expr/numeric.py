@@ -163,10 +163,35 @@ def wrap(value: Value):
 
 
 def constant(x, cls):
-    text = ("true" if x else "false") if cls is Boolean else repr(float(x) if cls.is_float else int(x))
-    (v,) = builder().op("arith.constant", (), [cls.type_handle()],
-                        f"value = {text} : {cls.mlir_type}")
+    if cls is Boolean:
+        attr = "value = true" if x else "value = false"
+    elif cls.is_float:
+        attr = f"value = {_float_text(float(x), cls)} : {cls.mlir_type}"
+    else:
+        attr = f"value = {int(x)} : {cls.mlir_type}"
+    (v,) = builder().op("arith.constant", (), [cls.type_handle()], attr)
     return cls(v)
+
+
+def _float_text(x: float, cls) -> str:
+    """An MLIR float literal: decimal with a '.', or the bit pattern in hex
+    for infinities and NaN (MLIR has no literal for them)."""
+    import math
+    import struct
+
+    if not math.isfinite(x):
+        if cls.mlir_type == "f64":
+            return hex(struct.unpack("<Q", struct.pack("<d", x))[0])
+        if cls.mlir_type == "f32":
+            return hex(struct.unpack("<I", struct.pack("<f", x))[0])
+        if cls.mlir_type == "f16":
+            return hex(struct.unpack("<H", struct.pack("<e", x))[0])
+        raise TraceError(f"{x} has no {cls.__name__} constant", *user_location()[:2])
+    text = repr(x)
+    if "." not in text:
+        mantissa, _, exponent = text.partition("e")
+        text = mantissa + ".0" + ("e" + exponent if exponent else "")
+    return text
 
 
 def _rank(cls):

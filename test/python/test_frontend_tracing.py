@@ -1,0 +1,242 @@
+"""Tracing Python into Fly IR: control flow on dynamic values becomes scf
+ops (the AST rewriter plus the tracer), Python-static control flow runs at
+trace time, and user errors are exceptions naming the user's line.
+
+Kernels are compiled with COMPILE_ONLY for gfx942; the tests read the
+traced module (`compiled.module_text`, generic-form MLIR) and the ISA.
+"""
+
+import inspect
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import REPO_ROOT
+
+sys.path.insert(0, str(REPO_ROOT / "frontend" / "python"))
+import flydsl.compiler as flyc  # noqa: E402
+import flydsl.expr as fx  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def compile_only(monkeypatch):
+    monkeypatch.setenv("COMPILE_ONLY", "1")
+    monkeypatch.setenv("ARCH", "gfx942")
+    flyc.Environment.reload()
+    yield
+    monkeypatch.undo()
+    flyc.Environment.reload()
+
+
+def _line_of(fn, text):
+    """The file line of the first source line of `fn` containing `text`."""
+    lines, start = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line and not line.lstrip().startswith("def "):
+            return start + i
+    raise AssertionError(f"{text!r} not in {fn.__name__}")
+
+
+def _compile(kernel, *args, block=64):
+    @flyc.jit
+    def host(A, n: fx.Int32):
+        kernel(A, n).launch(grid=(1, 1, 1), block=(block, 1, 1))
+
+    return flyc.compile(host, np.zeros(64, np.float32), *args)
+
+
+def _count(text, op):
+    return len(re.findall(rf'"{re.escape(op)}"\(', text))
+
+
+# -- dynamic control flow ------------------------------------------------------
+
+@flyc.kernel
+def if_elif_else(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    x = A[t]
+    if t < 16:
+        y = x * 2.0
+    elif t < n:
+        y = x + 1.0
+    else:
+        y = x
+    A[t] = y
+
+
+def test_if_elif_else_yields_the_assigned_variable():
+    text = _compile(if_elif_else, 5).module_text
+    # Two nested scf.ifs, each yielding y (an f32).
+    assert _count(text, "scf.if") == 2
+    assert text.count(": (i1) -> (f32)") == 2
+    assert _count(text, "scf.yield") == 4
+
+
+@flyc.kernel
+def loop_carried(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    acc = fx.Float32(0.0)
+    count = fx.Int32(0)
+    for i in range(n):
+        tmp = A[t] * 2.0
+        acc = acc + tmp
+        count = count + 1
+    A[t] = acc + count.to(fx.Float32)
+
+
+def test_range_loop_carries_what_the_body_assigns():
+    compiled = _compile(loop_carried, 5)
+    text = compiled.module_text
+    # acc and count are carried; tmp is local to the body.
+    m = re.search(r'"scf.for"\((%\d+), (%\d+), (%\d+), (%\d+), (%\d+)\)', text)
+    assert m, text
+    assert re.search(r"\^bb0\(%\d+: i32, %\d+: f32, %\d+: i32\):", text)
+    assert re.search(r"\) : \(i32, i32, i32, f32, i32\) -> \(f32, i32\)", text)
+    assert "s_cbranch" in compiled.isa()
+
+
+@flyc.kernel
+def nested_and_while(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    total = fx.Int32(0)
+    for i in range(n):
+        for j in range(i):
+            total = total + j
+    k = fx.Int32(1)
+    while k < n:
+        k = k * 2
+    A[t] = (total + k).to(fx.Float32)
+
+
+def test_nested_loops_and_while():
+    text = _compile(nested_and_while, 7).module_text
+    assert _count(text, "scf.for") == 2
+    assert _count(text, "scf.while") == 1
+    assert _count(text, "scf.condition") == 1
+
+
+@flyc.kernel
+def expressions(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    inside = t < n and not (t == 3) or t > 60
+    v = A[t] if inside else A[0]
+    A[t] = v
+
+
+def test_ternary_and_boolean_operators():
+    text = _compile(expressions, 7).module_text
+    assert _count(text, "arith.andi") == 1
+    assert _count(text, "arith.ori") == 1
+    assert _count(text, "arith.xori") == 1  # not
+    assert _count(text, "scf.if") == 1  # the conditional expression, lazily
+
+
+@flyc.kernel
+def static_control(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    x = A[t]
+    for i in fx.range_constexpr(3):
+        x = x + float(i)
+    if fx.const_expr(n is not None):
+        x = x * 2.0
+    A[t] = x
+
+
+def test_range_constexpr_and_const_expr_run_at_trace_time():
+    text = _compile(static_control, 7).module_text
+    assert _count(text, "scf.for") == 0 and _count(text, "scf.if") == 0
+    assert _count(text, "arith.addf") == 3
+    assert _count(text, "arith.mulf") == 1
+
+
+def clamp_helper(x, n):
+    if x > n:
+        x = n
+    return x
+
+
+@flyc.kernel
+def calls_helper(A: fx.Tensor, n: fx.Int32):
+    t = fx.thread_idx.x
+    A[t] = clamp_helper(t, n).to(fx.Float32)
+
+
+def test_helpers_called_from_kernels_are_rewritten():
+    text = _compile(calls_helper, 7).module_text
+    assert _count(text, "scf.if") == 1
+    # The helper's ops carry the helper's lines.
+    line = _line_of(clamp_helper, "if x > n")
+    assert f'{__file__}":{line}:' in text.replace('loc("', "")
+
+
+# -- errors --------------------------------------------------------------------
+
+@flyc.kernel
+def breaks(A: fx.Tensor, n: fx.Int32):
+    for i in range(n):
+        if i > 2:
+            break
+        A[i] = 1.0
+
+
+def test_break_in_a_range_loop_names_construct_and_line():
+    with pytest.raises(flyc.RewriteError) as err:
+        _compile(breaks, 7)
+    assert "break" in str(err.value)
+    assert err.value.lineno == _line_of(breaks.fn, "break")
+
+
+@flyc.kernel
+def python_bool(A: fx.Tensor, n: fx.Int32):
+    assert n > 0
+
+
+def test_dynamic_value_as_python_bool():
+    with pytest.raises(flyc.TraceError, match="used as a Python bool") as err:
+        _compile(python_bool, 7)
+    assert err.value.lineno == _line_of(python_bool.fn, "assert")
+
+
+@flyc.kernel
+def changes_type(A: fx.Tensor, n: fx.Int32):
+    acc = 0
+    for i in range(n):
+        acc = acc + A[i]
+    A[0] = acc
+
+
+def test_a_python_value_cannot_be_carried():
+    with pytest.raises(flyc.TraceError, match="variable 'acc'") as err:
+        _compile(changes_type, 7)
+    assert err.value.lineno == _line_of(changes_type.fn, "for i in range")
+
+
+@flyc.kernel
+def bad_copy(A: fx.Tensor, n: fx.Int32):
+    atom = fx.make_copy_atom(fx.UniversalCopy128b(), fx.Float32)
+    frag = fx.make_rmem_tensor(fx.make_layout((4, 2), (2, 1)), fx.Float32)
+    fx.copy(atom, fx.zipped_divide(A, (8,))[None, 0], frag)
+
+
+def test_invalid_ir_reports_the_users_line():
+    with pytest.raises(flyc.CompileError) as err:
+        _compile(bad_copy, 7)
+    line = _line_of(bad_copy.fn, "fx.copy(")
+    assert f"{__file__}:{line}:" in str(err.value)
+    assert "'fly.copy' op" in str(err.value)
+
+
+def test_argument_errors_are_clear():
+    @flyc.jit
+    def host(A, n: fx.Constexpr[int] = 3):
+        pass
+
+    with pytest.raises(flyc.TraceError, match="argument 'A' of host: a str is not a kernel argument"):
+        flyc.compile(host, "not a tensor")
+    strided = np.zeros((8, 8), np.float32)[:, ::2]
+    with pytest.raises(flyc.TraceError, match="without a unit-stride dimension"):
+        flyc.compile(host, strided)
+    with pytest.raises(flyc.TraceError, match=r"is Constexpr\[int\] but got float"):
+        flyc.compile(host, np.zeros(4, np.float32), 2.5)
