@@ -93,3 +93,11 @@ def _build_tool(name: str, env_var: str) -> str:
 @pytest.fixture(scope="session")
 def fly_cache_tool() -> str:
     return _build_tool("fly-cache-tool", "FLY_CACHE_TOOL")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flydsl_cache_dir(tmp_path_factory):
+    """The front end's disk cache lives in a temporary directory for the
+    whole test session, never in the user's ~/.flydsl/cache."""
+    os.environ["FLYDSL_RUNTIME_CACHE_DIR"] = str(tmp_path_factory.mktemp("flydsl-cache"))
+    yield

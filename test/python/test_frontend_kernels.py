@@ -110,7 +110,8 @@ def test_imports_in_a_fresh_interpreter():
 
 
 def test_dump_ir_writes_every_stage(env, tmp_path):
-    env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_DUMP_IR="1", FLYDSL_DUMP_DIR=str(tmp_path))
+    env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_DUMP_IR="1", FLYDSL_DUMP_DIR=str(tmp_path),
+        FLYDSL_RUNTIME_ENABLE_CACHE="0")
     mod = _load_example("tiled_copy_lds")
     *_, args = mod.arguments()
     flyc.compile(mod.tiled_copy, *args)

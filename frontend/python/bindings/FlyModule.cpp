@@ -129,6 +129,8 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
 
 } // namespace
 
+void registerDiskCache(nb::module_ &m);
+
 NB_MODULE(_fly, m) {
   m.doc() = "FlyDSL's compiler: type handles, type inference, compile";
   errorType = nb::borrow(PyErr_NewException("flydsl._fly.Error", PyExc_Exception,
@@ -269,6 +271,8 @@ NB_MODULE(_fly, m) {
             llvm::StringRef(elf.c_str(), elf.size())));
       },
       "elf"_a, "The ISA of a code object");
+
+  registerDiskCache(m);
 
   m.def("supported_chips", [] {
     std::vector<std::string> names;

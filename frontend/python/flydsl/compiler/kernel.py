@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import json
 import typing
 
 from .. import _fly
 from . import arguments as args_mod
 from .ast_rewriter import rewrite
+from .cache_key import key_material
 from .tracer import Tracer
 from .env import Environment
 from .errors import CompileError, FlyDSLError, TraceError
@@ -166,11 +168,38 @@ def kernel(fn=None, *, name: str | None = None, known_block_size=None):
 class CompiledFunction:
     """The compiled module of one signature of a @flyc.jit function."""
 
-    def __init__(self, name, module_text, code_objects, kernels):
+    _MAGIC = b"FLYDSL-ARTIFACT-1\n"
+
+    def __init__(self, name, module_text, code_objects, kernels, from_cache=False):
         self.name = name
-        self.module_text = module_text
+        self.module_text = module_text  # the traced module (stage 00)
         self.code_objects = code_objects  # [(module, chip, bytes)]
         self.kernels = kernels  # [dict]
+        self.from_cache = from_cache  # loaded from the disk cache
+
+    def to_bytes(self) -> bytes:
+        """The disk-cache payload: a JSON header, then the code objects."""
+        header = json.dumps({"name": self.name, "module_text": self.module_text,
+                             "kernels": self.kernels,
+                             "code_objects": [[m, c, len(e)] for m, c, e in self.code_objects]})
+        data = header.encode()
+        return (self._MAGIC + len(data).to_bytes(8, "little") + data
+                + b"".join(e for _, _, e in self.code_objects))
+
+    @classmethod
+    def from_bytes(cls, payload: bytes) -> "CompiledFunction":
+        if not payload.startswith(cls._MAGIC):
+            raise FlyDSLError("a cache entry that is not a FlyDSL artifact")
+        at = len(cls._MAGIC)
+        size = int.from_bytes(payload[at:at + 8], "little")
+        header = json.loads(payload[at + 8:at + 8 + size])
+        at += 8 + size
+        objects = []
+        for module, chip, length in header["code_objects"]:
+            objects.append((module, chip, payload[at:at + length]))
+            at += length
+        return cls(header["name"], header["module_text"], objects, header["kernels"],
+                   from_cache=True)
 
     @property
     def resources(self):
@@ -242,9 +271,29 @@ class JitFunction:
         key = (specs, env.arch, env.opt_level, env.debug_info)
         compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = self._trace_and_compile(specs)
+            compiled = self._load_or_compile(specs, env)
             self._compiled[key] = compiled
         return compiled
+
+    def _load_or_compile(self, specs, env) -> CompiledFunction:
+        """From the disk cache, or traced and compiled (and stored) once
+        across processes."""
+        if not env.enable_cache:
+            return self._trace_and_compile(specs)
+        fields = key_material(self.fn, specs, env)
+        try:
+            cache = _fly.DiskCache.open(env.cache_dir)
+        except RuntimeError as err:
+            raise FlyDSLError(f"the disk cache: {err}") from None
+        built = []
+
+        def build() -> bytes:
+            compiled = self._trace_and_compile(specs)
+            built.append(compiled)
+            return compiled.to_bytes()
+
+        payload = cache.get_or_create(fields, build)
+        return built[0] if built else CompiledFunction.from_bytes(payload)
 
     def __call__(self, *args, **kwargs):
         compiled = self.compile(*args, **kwargs)

@@ -1,0 +1,138 @@
+"""The key material of a compiled @flyc.jit signature (SPEC §6).
+
+The C++ cache adds the toolchain identity (the compiler's sources and
+LLVM's version); Python supplies everything else, before tracing so that a
+hit skips tracing entirely:
+- the front end itself: a hash of the flydsl package's Python sources;
+- the source of the jit function and of everything it can reach: the
+  kernels, helpers and jit functions named by its code (globals, closure
+  cells, attributes of user modules), recursively. Functions are named by
+  their qualified names only: the same code with the same captures in
+  another module (or the same file imported again) is the same entry;
+- the values it reads from globals and closures (numbers, strings, tuples of
+  them; the source file of a user module; the name of anything else);
+- the argument signature (tensor element types, layouts with their
+  dynamic leaves, divisibility and alignment; scalar types; Constexpr
+  values) and the target and options.
+
+Anything whose content cannot be described exactly is described by its
+`repr`, which at worst misses the cache (an `object at 0x...`), never hits
+a stale entry.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import os
+import sys
+import types
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SIMPLE = (int, float, bool, str, bytes, type(None), complex)
+
+
+@functools.lru_cache(maxsize=1)
+def frontend_identity() -> str:
+    """SHA-256 of the flydsl package's Python files (paths and contents)."""
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(_PACKAGE_DIR):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(root, name)
+                digest.update(os.path.relpath(path, _PACKAGE_DIR).encode() + b"\0")
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()
+
+
+def _is_user_file(filename: str | None) -> bool:
+    if not filename or filename.startswith(_PACKAGE_DIR):
+        return False
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
+        if filename.startswith(os.path.join(prefix, "lib")):
+            return False
+    return "site-packages" not in filename and "dist-packages" not in filename
+
+
+def _names(code: types.CodeType):
+    """Global/attribute names used by a code object and the ones nested in
+    it."""
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _names(const)
+
+
+def _describe_value(value, depth=0) -> str:
+    if isinstance(value, _SIMPLE):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, (tuple, list, frozenset)) and depth < 3:
+        return f"{type(value).__name__}(" + ",".join(_describe_value(v, depth + 1) for v in value) + ")"
+    if isinstance(value, dict) and depth < 3:
+        return "dict(" + ",".join(f"{k!r}:{_describe_value(v, depth + 1)}"
+                                  for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))) + ")"
+    if isinstance(value, type):
+        return f"class:{value.__module__}.{value.__qualname__}"
+    return f"{type(value).__name__}:{value!r}"
+
+
+class _Collector:
+    def __init__(self):
+        self.fields: list[tuple[str, str]] = []
+        self.seen: set[int] = set()
+
+    def function(self, fn):
+        fn = getattr(fn, "fn", fn)  # Kernel / JitFunction wrap a function
+        fn = getattr(fn, "__func__", fn)
+        if id(fn) in self.seen or not isinstance(fn, types.FunctionType):
+            return
+        self.seen.add(id(fn))
+        code = fn.__code__
+        if not _is_user_file(code.co_filename):
+            return
+        try:
+            source = inspect.getsource(fn)
+        except (OSError, TypeError):
+            source = repr(code.co_code)
+        self.fields.append((f"source:{fn.__qualname__}", source))
+        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+            try:
+                self.value(f"closure:{fn.__qualname__}.{name}", cell.cell_contents)
+            except ValueError:  # an empty cell
+                self.fields.append((f"closure:{fn.__qualname__}.{name}", "<unbound>"))
+        for name in sorted(set(_names(code))):
+            if name in fn.__globals__:
+                self.value(f"global:{fn.__qualname__}.{name}", fn.__globals__[name])
+
+    def value(self, field, value):
+        if isinstance(value, types.ModuleType):
+            filename = getattr(value, "__file__", None)
+            if _is_user_file(filename):
+                with open(filename, "rb") as f:
+                    self.fields.append((field, "module:" + hashlib.sha256(f.read()).hexdigest()))
+            else:
+                self.fields.append((field, f"module:{value.__name__}"))
+            return
+        target = getattr(value, "fn", value)
+        target = getattr(target, "__func__", target)
+        if isinstance(target, types.FunctionType):
+            self.fields.append((field, f"function:{target.__qualname__}"))
+            self.function(target)
+            return
+        self.fields.append((field, _describe_value(value)))
+
+
+def key_material(fn, specs, env) -> list[tuple[str, str]]:
+    """The (field, value) pairs of the cache key of `fn` compiled for
+    argument `specs` in environment `env`."""
+    collector = _Collector()
+    collector.fields += [("frontend", frontend_identity()),
+                         ("function", fn.__qualname__),
+                         ("arguments", repr(specs)),
+                         ("chip", env.arch),
+                         ("options", f"O{env.opt_level} debug_info={env.debug_info}")]
+    collector.function(fn)
+    return collector.fields

@@ -1,0 +1,172 @@
+"""The disk cache behind @flyc.jit: hits, invalidation, damage, processes.
+
+Kernels live in small module files written by the tests, so that a test
+can change a helper, a global or a closure value and import the module
+again, as a user editing code would. Every test has a cache directory of
+its own (FLYDSL_RUNTIME_CACHE_DIR).
+"""
+
+import importlib.util
+import itertools
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from conftest import REPO_ROOT
+
+sys.path.insert(0, str(REPO_ROOT / "frontend" / "python"))
+import flydsl.compiler as flyc  # noqa: E402
+
+MODULE = """
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+
+SCALE = {scale}
+
+
+def helper(x):
+    return x * {factor}
+
+
+def make_kernel(offset):
+    @flyc.kernel(known_block_size=(64, 1, 1))
+    def kernel(A: fx.Tensor, n: fx.Constexpr[int]):
+        t = fx.thread_idx.x
+        A[t] = helper(A[t]) + SCALE + offset + n
+    return kernel
+
+
+kernel = make_kernel({offset})
+
+
+@flyc.jit
+def run(A, n: fx.Constexpr[int] = 1):
+    kernel(A, n).launch(grid=(1, 1, 1), block=(64, 1, 1))
+"""
+
+_count = itertools.count()
+
+
+@pytest.fixture
+def cache_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPILE_ONLY", "1")
+    monkeypatch.setenv("ARCH", "gfx942")
+    monkeypatch.setenv("FLYDSL_RUNTIME_CACHE_DIR", str(tmp_path / "cache"))
+    flyc.Environment.reload()
+    yield tmp_path
+    monkeypatch.undo()
+    flyc.Environment.reload()
+
+
+def _load(tmp_path, scale=1.0, factor=2.0, offset=0.0, name="kmod"):
+    """Imports the module text as a fresh module (same file, new import)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(MODULE.format(scale=scale, factor=factor, offset=offset))
+    spec = importlib.util.spec_from_file_location(f"{name}_{next(_count)}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _compile(module, n=1):
+    return flyc.compile(module.run, np.zeros(64, np.float32), n)
+
+
+def _entries(tmp_path):
+    return sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
+
+
+def test_second_compile_is_a_hit_with_the_same_code_object(cache_env):
+    first = _compile(_load(cache_env))
+    second = _compile(_load(cache_env))
+    assert not first.from_cache and second.from_cache
+    assert second.code_objects == first.code_objects
+    assert second.resources == first.resources
+    assert [p.suffix for p in _entries(cache_env)] == [".flyc"]
+
+
+@pytest.mark.parametrize("change", ["helper", "global", "closure", "constexpr", "option"])
+def test_a_change_misses(cache_env, monkeypatch, change):
+    _compile(_load(cache_env))
+    if change == "helper":
+        module, n = _load(cache_env, factor=3.0), 1
+    elif change == "global":
+        module, n = _load(cache_env, scale=5.0), 1
+    elif change == "closure":
+        module, n = _load(cache_env, offset=7.0), 1
+    elif change == "constexpr":
+        module, n = _load(cache_env), 2
+    else:
+        monkeypatch.setenv("FLYDSL_COMPILE_OPT_LEVEL", "1")
+        flyc.Environment.reload()
+        module, n = _load(cache_env), 1
+    again = _compile(module, n)
+    assert not again.from_cache, f"a changed {change} reused a stale entry"
+    assert len(_entries(cache_env)) == 2
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_a_damaged_entry_is_rebuilt(cache_env, damage):
+    first = _compile(_load(cache_env))
+    (entry,) = _entries(cache_env)
+    data = bytearray(entry.read_bytes())
+    if damage == "truncate":
+        entry.write_bytes(bytes(data[: len(data) // 2]))
+    else:
+        data[-10] ^= 0xFF
+        entry.write_bytes(bytes(data))
+    rebuilt = _compile(_load(cache_env))
+    assert not rebuilt.from_cache
+    assert rebuilt.code_objects == first.code_objects
+    assert _compile(_load(cache_env)).from_cache  # valid again
+
+
+def test_a_failed_compile_leaves_no_entry(cache_env):
+    path = cache_env / "bad.py"
+    path.write_text(textwrap.dedent("""
+        import flydsl.compiler as flyc
+        import flydsl.expr as fx
+
+        @flyc.kernel
+        def kernel(A: fx.Tensor):
+            atom = fx.make_copy_atom(fx.UniversalCopy128b(), fx.Float32)
+            frag = fx.make_rmem_tensor(fx.make_layout((4, 2), (2, 1)), fx.Float32)
+            fx.copy(atom, fx.zipped_divide(A, (8,))[None, 0], frag)
+
+        @flyc.jit
+        def run(A):
+            kernel(A).launch(grid=(1, 1, 1), block=(64, 1, 1))
+    """))
+    spec = importlib.util.spec_from_file_location("bad_kernel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(flyc.CompileError):
+        flyc.compile(module.run, np.zeros(64, np.float32))
+    assert _entries(cache_env) == []
+
+
+def test_two_processes_compiling_at_once_leave_one_entry(cache_env):
+    module_path = cache_env / "kmod.py"
+    module_path.write_text(MODULE.format(scale=1.0, factor=2.0, offset=0.0))
+    script = textwrap.dedent(f"""
+        import importlib.util, sys
+        import numpy as np
+        import flydsl.compiler as flyc
+        spec = importlib.util.spec_from_file_location("kmod", {str(module_path)!r})
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        c = flyc.compile(m.run, np.zeros(64, np.float32), 1)
+        print(len(c.code_objects[0][2]), c.resources)
+    """)
+    env = dict(os.environ)
+    procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outputs):
+        assert p.returncode == 0, err
+    assert outputs[0][0] == outputs[1][0]
+    assert [p.suffix for p in _entries(cache_env)] == [".flyc"]
