@@ -1,0 +1,141 @@
+"""Front-end benchmark (SPEC §12): prints a table in ms / µs.
+
+For each reference kernel (examples/*.py) on one chip:
+- cold: trace + compile in this process, cache disabled (first call; then
+  the median of further cold compiles of fresh function objects);
+- disk hit: a new Python process that imports flydsl, builds the
+  arguments and gets the compiled artifact from a warm disk cache (the
+  whole process, and the compile call alone as the process measures it);
+- warm @flyc.jit: a call with an argument signature seen before, up to the
+  launch entry (COMPILE_ONLY: the dispatch stops where a runtime would be
+  called);
+- warm compiled: the same through the object `flyc.compile` returned —
+  "n/a" until that object has a launch path of its own (the host entry).
+
+    python3 bench/frontend/bench_frontend.py [--chip gfx942] [--repeat 5]
+"""
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "frontend" / "python"))
+
+import flydsl.compiler as flyc  # noqa: E402
+
+KERNELS = {
+    "vector_add": ("vector_add", "va_args"),
+    "tiled_copy_lds": ("tiled_copy", "tc_args"),
+    "fma_gemm": ("fma_gemm", "gemm_args"),
+}
+
+ARGS_CODE = {
+    "vector_add": "import numpy as np\n"
+                  "a = np.zeros((100, 200), np.float32)\n"
+                  "ARGS = [flyc.from_dlpack(x).mark_layout_dynamic(divisibility=4) for x in (a, a.copy(), a.copy())]\n",
+    "tiled_copy_lds": "*_, ARGS = mod.arguments()\n",
+    "fma_gemm": "*_, ARGS = mod.arguments()\n",
+}
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}_{time.perf_counter_ns()}",
+                                                  REPO / "examples" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def arguments(name, mod):
+    scope = {"flyc": flyc, "mod": mod}
+    exec(ARGS_CODE[name], scope)
+    return scope["ARGS"]
+
+
+def cold_ms(name, repeat):
+    os.environ["FLYDSL_RUNTIME_ENABLE_CACHE"] = "0"
+    flyc.Environment.reload()
+    times = []
+    for _ in range(repeat + 1):
+        mod = load(name)
+        fn = getattr(mod, KERNELS[name][0])
+        args = arguments(name, mod)
+        start = time.perf_counter()
+        flyc.compile(fn, *args)
+        times.append((time.perf_counter() - start) * 1e3)
+    os.environ.pop("FLYDSL_RUNTIME_ENABLE_CACHE")
+    flyc.Environment.reload()
+    return times[0], statistics.median(times[1:])
+
+
+def disk_hit_ms(name, cache_dir):
+    script = (
+        "import time; t0 = time.perf_counter()\n"
+        "import importlib.util, sys\n"
+        f"sys.path.insert(0, {str(REPO / 'frontend' / 'python')!r})\n"
+        "import flydsl.compiler as flyc\n"
+        f"spec = importlib.util.spec_from_file_location('m', {str(REPO / 'examples' / (name + '.py'))!r})\n"
+        "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
+        + ARGS_CODE[name] +
+        "t1 = time.perf_counter()\n"
+        f"c = flyc.compile(mod.{KERNELS[name][0]}, *ARGS)\n"
+        "t2 = time.perf_counter()\n"
+        "assert c.from_cache\n"
+        "print((t2 - t1) * 1e3, (t2 - t0) * 1e3)\n")
+    env = dict(os.environ, FLYDSL_RUNTIME_CACHE_DIR=cache_dir)
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    total = (time.perf_counter() - start) * 1e3
+    if out.returncode:
+        raise SystemExit(out.stderr)
+    call_ms, in_process_ms = map(float, out.stdout.split())
+    return call_ms, total
+
+
+def warm_us(fn, args, n=2000):
+    for _ in range(10):
+        fn(*args)
+    start = time.perf_counter()
+    for _ in range(n):
+        fn(*args)
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chip", default="gfx942")
+    parser.add_argument("--repeat", type=int, default=5)
+    opts = parser.parse_args()
+    os.environ["COMPILE_ONLY"] = "1"
+    os.environ["ARCH"] = opts.chip
+    cache_dir = tempfile.mkdtemp(prefix="flydsl-bench-cache-")
+    os.environ["FLYDSL_RUNTIME_CACHE_DIR"] = cache_dir
+    flyc.Environment.reload()
+
+    print(f"FlyDSL front end on {opts.chip} (COMPILE_ONLY): cold = trace + compile, ms "
+          f"(first / median of {opts.repeat}); disk hit = new process, ms (compile call / "
+          "whole process); warm = µs per call up to the launch entry")
+    header = f"{'kernel':<16}{'cold first':>12}{'cold median':>13}{'disk hit':>10}{'process':>10}" \
+             f"{'warm jit':>10}{'warm compiled':>15}"
+    print(header)
+    for name in KERNELS:
+        first, median = cold_ms(name, opts.repeat)
+        mod = load(name)
+        fn = getattr(mod, KERNELS[name][0])
+        args = arguments(name, mod)
+        flyc.compile(fn, *args)  # fills the disk cache
+        hit_ms, process_ms = disk_hit_ms(name, cache_dir)
+        jit_us = warm_us(fn, args)
+        print(f"{name:<16}{first:>12.1f}{median:>13.1f}{hit_ms:>10.2f}{process_ms:>10.0f}"
+              f"{jit_us:>10.1f}{'n/a':>15}")
+
+
+if __name__ == "__main__":
+    main()
