@@ -226,6 +226,8 @@ def test_invalid_ir_reports_the_users_line():
     line = _line_of(bad_copy.fn, "fx.copy(")
     assert f"{__file__}:{line}:" in str(err.value)
     assert "'fly.copy' op" in str(err.value)
+    # The message shows the user's source line under the diagnostic.
+    assert "    fx.copy(atom, fx.zipped_divide(A, (8,))[None, 0], frag)" in str(err.value)
 
 
 def test_argument_errors_are_clear():

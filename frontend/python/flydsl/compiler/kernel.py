@@ -327,8 +327,29 @@ class JitFunction:
             objects, kernels = _fly.compile(text, env.arch, env.opt_level, env.dump_dir_for(self.name),
                                             env.verify_each_pass)
         except _fly.Error as err:
-            raise CompileError(f"{self.name}: {err}") from None
+            error = CompileError(f"{self.name}: {_with_source_lines(str(err))}")
+            if env.show_stacktrace:
+                raise error from err
+            raise error from None
         return CompiledFunction(self.name, text, objects, kernels)
+
+
+def _with_source_lines(diagnostics: str) -> str:
+    """Each `file:line:col: error: ...` line followed by the user's source
+    line and a caret under the column."""
+    import linecache
+    import re
+
+    out = []
+    for line in diagnostics.splitlines():
+        out.append(line)
+        m = re.match(r"^(.+):(\d+):(\d+): (error|warning|note): ", line)
+        if m:
+            source = linecache.getline(m.group(1), int(m.group(2))).rstrip()
+            if source:
+                out.append("    " + source)
+                out.append("    " + " " * (len(source) - len(source.lstrip())) + "^")
+    return "\n".join(out)
 
 
 def jit(fn):
