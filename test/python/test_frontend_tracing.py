@@ -242,3 +242,20 @@ def test_argument_errors_are_clear():
         flyc.compile(host, strided)
     with pytest.raises(flyc.TraceError, match=r"is Constexpr\[int\] but got float"):
         flyc.compile(host, np.zeros(4, np.float32), 2.5)
+
+
+@flyc.kernel
+def fill_one(A: fx.Tensor):
+    A[fx.thread_idx.x] = 1.0
+
+
+def test_a_stream_argument_is_the_launch_stream():
+    @flyc.jit
+    def host(A, stream: fx.Stream):
+        fill_one(A).launch(grid=(1, 1, 1), block=(64, 1, 1), stream=stream)
+
+    compiled = flyc.compile(host, np.zeros(64, np.float32), fx.Stream(0))
+    m = re.search(r"func.func @host\(%\d+: .*?, (%\d+): !llvm.ptr\)", compiled.module_text)
+    assert m, compiled.module_text
+    assert f"gpu.launch_func <{m.group(1)} : !llvm.ptr> @fill_one_module::@fill_one" in compiled.module_text
+    assert compiled.code_objects

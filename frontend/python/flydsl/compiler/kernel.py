@@ -38,6 +38,22 @@ class _ConstexprMarker:
 Constexpr = _ConstexprMarker
 
 
+class Stream:
+    """A device stream passed to a @flyc.jit function (`fx.Stream`): its
+    native handle (a hipStream_t; 0 is the default stream). Inside the
+    traced function it is a value to give to `.launch(stream=...)`."""
+
+    def __init__(self, handle: int = 0):
+        self.handle = int(handle)
+
+
+class StreamValue:
+    """A stream inside a traced host function (an !llvm.ptr argument)."""
+
+    def __init__(self, ir: Value):
+        self.ir = ir
+
+
 def _is_constexpr(annotation) -> bool:
     if annotation is _ConstexprMarker:
         return True
@@ -147,8 +163,14 @@ class Launcher:
             return [as_index(d) for d in x + (1,) * (3 - len(x))]
 
         g, t = dims(grid), dims(block)
-        line = (f"gpu.launch_func @{self.symbol} blocks in ({', '.join(v.name for v in g)}) "
-                f"threads in ({', '.join(v.name for v in t)})")
+        line = "gpu.launch_func "
+        if stream is not None:
+            if not isinstance(stream, StreamValue):
+                raise TraceError("launch(stream=...) takes the fx.Stream argument of the "
+                                 "@flyc.jit function", *user_location()[:2])
+            line += f"<{stream.ir.name} : {stream.ir.type}> "
+        line += (f"@{self.symbol} blocks in ({', '.join(v.name for v in g)}) "
+                 f"threads in ({', '.join(v.name for v in t)})")
         if not (isinstance(smem, int) and smem == 0):
             s = nm.convert(smem, nm.Int32) if isinstance(smem, nm.Numeric) else nm.constant(smem, nm.Int32)
             line += f" dynamic_shared_memory_size {s.ir.name}"
@@ -246,6 +268,8 @@ class JitFunction:
                     raise TraceError(f"{where} is Constexpr[{want.__name__}] but got "
                                      f"{type(value).__name__} {value!r}")
                 specs.append((name, "constexpr", value))
+            elif isinstance(value, Stream) or annotation is Stream:
+                specs.append((name, "stream", "!llvm.ptr"))
             elif isinstance(value, args_mod.TensorDescriptor):
                 specs.append((name, "tensor", value.spec()))
             elif isinstance(value, bool):
@@ -312,8 +336,9 @@ class JitFunction:
         with trace.activate():
             block = b.push_block([t for _, t in dynamic])
             params = {n: s for n, k, s in specs if k == "constexpr"}
+            kinds = {n: k for n, k, _ in specs}
             for (name, _), arg in zip(dynamic, block.args):
-                params[name] = wrap(arg)
+                params[name] = StreamValue(arg) if kinds[name] == "stream" else wrap(arg)
             with Tracer().activate():
                 rewrite(self.fn)(**params)
             b.op("func.return", [])

@@ -1,6 +1,6 @@
 """flydsl.expr (fx): the target-neutral API of traced code (SPEC §7)."""
 
-from ..compiler.kernel import Constexpr
+from ..compiler.kernel import Constexpr, Stream
 from .algebra import (ComposedLayout, IntTuple, Layout, Swizzle, Tensor, Tile,
                       blocked_product, coalesce, complement, composition, coshape,
                       cosize, crd2idx, depth, elem_less, flat_divide, flat_product, get,
@@ -31,3 +31,8 @@ def const_expr(x):
     return x
 from .algebra import make_composed_layout, make_swizzle
 from .smem import SharedAllocator, get_dyn_shared
+
+# fx.math, fx.arith, wave shuffles, printf (SPEC §7).
+from . import arith, math  # noqa: E402
+from .printf import printf  # noqa: E402
+from .warp import shuffle, shuffle_down, shuffle_up, shuffle_xor, wave_size  # noqa: E402
