@@ -259,3 +259,25 @@ def test_a_stream_argument_is_the_launch_stream():
     assert m, compiled.module_text
     assert f"gpu.launch_func <{m.group(1)} : !llvm.ptr> @fill_one_module::@fill_one" in compiled.module_text
     assert compiled.code_objects
+
+
+def test_new_shapes_with_the_same_signature_do_not_retrace():
+    traces = []
+
+    @flyc.kernel
+    def fill(A: fx.Tensor):
+        traces.append(1)
+        A[fx.thread_idx.x] = 1.0
+
+    @flyc.jit
+    def host(A):
+        fill(A).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    for n in (64, 100, 1000):
+        host(np.zeros(n, np.float32))
+    assert len(traces) == 1
+    host(np.zeros((4, 8), np.float32))  # another rank: another signature
+    host(np.zeros(64, np.int32))  # another element type
+    assert len(traces) == 3
+    host(np.zeros(200, np.float32)[1:])  # 4-byte aligned, not 16: another alignment class
+    assert len(traces) == 4

@@ -71,16 +71,20 @@ class Environment:
     enable_cache: bool
 
     _current = None
+    # Incremented whenever the environment is read again: what was derived
+    # from an older one (the jit fast path) is not reused.
+    generation = 0
 
     @classmethod
     def current(cls) -> "Environment":
         if cls._current is None:
-            cls._current = cls.read()
+            cls.reload()
         return cls._current
 
     @classmethod
     def reload(cls) -> "Environment":
         cls._current = cls.read()
+        cls.generation += 1
         return cls._current
 
     @classmethod

@@ -252,6 +252,29 @@ class JitFunction:
         self.name = fn.__name__
         self.signature = inspect.signature(fn)
         self._compiled: dict = {}
+        # The fast path of warm calls: positional numpy arrays and Python
+        # numbers, keyed by what their specs depend on, straight to the
+        # compiled function.
+        self._fast: dict = {}
+        params = self.signature.parameters.values()
+        self._fast_ok = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                            and p.annotation is inspect.Parameter.empty for p in params)
+        self._arity = len(self.signature.parameters)
+
+    def _fast_key(self, args):
+        """What the argument specs of a positional call depend on: per
+        array its type, dtype, strides, rank and address modulo 16; per
+        number its type. None when a call needs the full path."""
+        key = []
+        for a in args:
+            t = type(a)
+            if t is int or t is float or t is bool:
+                key.append(t)
+            elif t.__name__ == "ndarray":
+                key.append((t, a.dtype.char, a.strides, a.__array_interface__["data"][0] & 15))
+            else:
+                return None
+        return tuple(key)
 
     def _specs(self, bound):
         """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
@@ -320,8 +343,15 @@ class JitFunction:
         return built[0] if built else CompiledFunction.from_bytes(payload)
 
     def __call__(self, *args, **kwargs):
-        compiled = self.compile(*args, **kwargs)
-        if Environment.current().compile_only:
+        env = Environment.current()
+        fast = (self._fast_key(args) if self._fast_ok and not kwargs and len(args) == self._arity
+                else None)
+        compiled = self._fast.get((fast, Environment.generation)) if fast is not None else None
+        if compiled is None:
+            compiled = self.compile(*args, **kwargs)
+            if fast is not None and len(self._fast) < 256:
+                self._fast[(fast, Environment.generation)] = compiled
+        if env.compile_only:
             return None
         return compiled(*args, **kwargs)
 
