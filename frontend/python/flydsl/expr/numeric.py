@@ -81,7 +81,11 @@ class Numeric:
     def __rxor__(self, o): return _binary(o, self, "xor")
     def __lshift__(self, o): return _binary(self, o, "shl")
     def __rshift__(self, o): return _binary(self, o, "shr")
-    def __neg__(self): return _binary(constant(0, type(self)), self, "sub")
+    def __neg__(self):
+        if self.is_float:
+            (v,) = builder().op("arith.negf", [self.ir], [self.ir.type])
+            return Vector(v, self.element) if isinstance(self, Vector) else type(self)(v)
+        return _binary(0, self, "sub")
 
     def __lt__(self, o): return _compare(self, o, "lt")
     def __le__(self, o): return _compare(self, o, "le")
