@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,10 +65,50 @@ struct CodeObjectBlob {
   std::string elf;
 };
 
+/// One argument of a host function in its packed argument block (the ABI of
+/// fly/HostEntry.h).
+struct HostArgument {
+  /// "ptr:I", "leaves:I" or "value:I" (`fly.abi`).
+  std::string abi;
+  /// The LLVM type, e.g. `ptr addrspace(1)`, `{ i32, i32, i32 }`, `i64`.
+  std::string type;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  /// Its `size` bytes in Python `struct` notation with standard sizes
+  /// (`=`): `Q` a pointer, `iii` three i32 leaves, `i4xq` an i32 and an
+  /// i64 leaf, `q` an i64 or index, `?` an i1, `f`/`d`/`e` floats, `H` a
+  /// bf16's bits.
+  std::string format;
+};
+
+/// A host function (the traced `@flyc.jit` body, after
+/// fly-rewrite-func-signature) in Artifact::hostModule.
+struct HostFunctionInfo {
+  std::string name;
+  std::vector<HostArgument> arguments;
+  /// The size of the argument block (the padding after the last argument
+  /// included).
+  uint64_t blockSize = 0;
+  /// The whole block in Python `struct` notation: `=` then every argument's
+  /// format, with `x` padding between them; struct.pack(packFormat, ...)
+  /// of the arguments' leaves in order is the block.
+  std::string packFormat;
+  /// The function's signature before the rewrite (`fly.original_type`).
+  std::string originalType;
+};
+
 /// The result of compiling a module.
 struct Artifact {
   std::vector<CodeObjectBlob> codeObjects;
   std::vector<KernelInfo> kernels;
+  /// The host part as LLVM bitcode for this host (its target triple and
+  /// data layout): the host functions, the code objects embedded, the
+  /// launches as calls of MLIR's GPU runtime-wrapper ABI, and per host
+  /// function F the entry `void __fly_entry_F(const void *block)`.
+  /// fly::HostEntry compiles it with LLVM alone. Empty when the module has
+  /// no host function.
+  std::string hostModule;
+  std::vector<HostFunctionInfo> hostFunctions;
 };
 
 class Compiler {

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - The FlyDSL compiler as a library --------------------===//
 
 #include "fly/Compiler.h"
+#include "fly/HostEntry.h"
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Target/Compile.h"
@@ -18,9 +19,16 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -162,6 +170,152 @@ std::vector<KernelInfo> collectKernels(ModuleOp module) {
   return kernels;
 }
 
+/// `type`'s bytes in Python `struct` notation with standard sizes (see
+/// HostArgument::format).
+std::string structFormat(llvm::Type *type, const llvm::DataLayout &layout) {
+  auto padding = [](uint64_t bytes) {
+    return bytes ? std::to_string(bytes) + "x" : std::string();
+  };
+  if (auto *record = llvm::dyn_cast<llvm::StructType>(type)) {
+    const llvm::StructLayout *fields = layout.getStructLayout(record);
+    std::string format;
+    uint64_t end = 0;
+    for (unsigned i = 0, e = record->getNumElements(); i < e; ++i) {
+      uint64_t offset = fields->getElementOffset(i);
+      llvm::Type *field = record->getElementType(i);
+      format += padding(offset - end) + structFormat(field, layout);
+      end = offset + layout.getTypeAllocSize(field);
+    }
+    return format + padding(fields->getSizeInBytes() - end);
+  }
+  uint64_t size = layout.getTypeAllocSize(type);
+  if (type->isPointerTy())
+    return size == 8 ? "Q" : "I";
+  if (type->isIntegerTy(1))
+    return "?";
+  if (type->isIntegerTy(8))
+    return "b";
+  if (type->isIntegerTy(16))
+    return "h";
+  if (type->isIntegerTy(32))
+    return "i";
+  if (type->isIntegerTy(64))
+    return "q";
+  if (type->isHalfTy())
+    return "e";
+  if (type->isBFloatTy())
+    return "H";
+  if (type->isFloatTy())
+    return "f";
+  if (type->isDoubleTy())
+    return "d";
+  return std::to_string(size) + "s";
+}
+
+/// Adds `void __fly_entry_F(const void *block)` for host function `host`:
+/// it loads the arguments from the block (an LLVM struct of them) and calls
+/// `host`; and the block's size as `i64 __fly_block_size_F`. Fills `info`'s
+/// layout of the block.
+void addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
+                  HostFunctionInfo &info) {
+  llvm::Module &module = *host.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::FunctionType *hostType = host.getFunctionType();
+  auto *blockType = llvm::StructType::get(context, hostType->params());
+  const llvm::StructLayout *fields = layout.getStructLayout(blockType);
+
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                              {llvm::PointerType::get(context, 0)}, false),
+      llvm::GlobalValue::ExternalLinkage, hostEntrySymbol(info.name), module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  llvm::Value *block = entry->getArg(0);
+  llvm::SmallVector<llvm::Value *> arguments;
+  info.packFormat = "=";
+  uint64_t end = 0;
+  for (unsigned i = 0, e = hostType->getNumParams(); i < e; ++i) {
+    llvm::Type *type = hostType->getParamType(i);
+    llvm::Value *address = builder.CreateStructGEP(blockType, block, i);
+    arguments.push_back(
+        builder.CreateAlignedLoad(type, address, llvm::Align(1)));
+
+    HostArgument argument;
+    argument.abi = i < abi.size() ? abi[i] : std::string();
+    llvm::raw_string_ostream(argument.type) << *type;
+    argument.offset = fields->getElementOffset(i);
+    argument.size = layout.getTypeAllocSize(type);
+    argument.format = structFormat(type, layout);
+    if (argument.offset > end)
+      info.packFormat += std::to_string(argument.offset - end) + "x";
+    info.packFormat += argument.format;
+    end = argument.offset + argument.size;
+    info.arguments.push_back(std::move(argument));
+  }
+  info.blockSize = fields->getSizeInBytes();
+  if (info.blockSize > end)
+    info.packFormat += std::to_string(info.blockSize - end) + "x";
+  builder.CreateCall(&host, arguments);
+  builder.CreateRetVoid();
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  new llvm::GlobalVariable(module, i64, /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantInt::get(i64, info.blockSize),
+                           hostBlockSizeSymbol(info.name));
+}
+
+/// The host part of `module` after stage C (the host functions with
+/// `fly.abi` and the gpu.binary ops they launch from) as LLVM bitcode with
+/// an entry per host function. Nothing when there is no host function.
+llvm::Error translateHost(ModuleOp module, Artifact &artifact,
+                          DumpAfterEachPass *dump) {
+  std::vector<std::vector<std::string>> abis;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto abi = func->getAttrOfType<ArrayAttr>("fly.abi");
+    if (!abi || func.isExternal())
+      continue;
+    HostFunctionInfo info;
+    info.name = func.getSymName().str();
+    abis.emplace_back();
+    for (Attribute entry : abi)
+      if (auto text = dyn_cast<StringAttr>(entry))
+        abis.back().push_back(text.getValue().str());
+    if (auto type = func->getAttrOfType<TypeAttr>("fly.original_type")) {
+      llvm::raw_string_ostream os(info.originalType);
+      type.getValue().print(os);
+    }
+    // Fly's attributes mean nothing to LLVM IR.
+    func->removeAttr("fly.abi");
+    func->removeAttr("fly.original_type");
+    artifact.hostFunctions.push_back(std::move(info));
+  }
+  if (artifact.hostFunctions.empty())
+    return llvm::Error::success();
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> host =
+      translateModuleToLLVMIR(module, context, "flydsl_host");
+  if (!host)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the host functions do not translate to "
+                                   "LLVM IR");
+  if (llvm::Error err = setHostTarget(*host))
+    return err;
+  for (auto [info, abi] : llvm::zip(artifact.hostFunctions, abis))
+    addHostEntry(*host->getFunction(info.name), abi, info);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*host, &problemStream))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the host module is invalid: " + problems);
+  if (dump)
+    dump->write("host.ll",
+                [&](llvm::raw_ostream &os) { host->print(os, nullptr); });
+  llvm::raw_string_ostream bitcode(artifact.hostModule);
+  llvm::WriteBitcodeToFile(*host, bitcode);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 struct Compiler::Impl {
@@ -179,6 +333,8 @@ struct Compiler::Impl {
     registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
     registerAllDialects(registry);
     registerAllExtensions(registry);
+    // #gpu.select_object: gpu.binary and gpu.launch_func to LLVM IR.
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
     registry.insert<FlyDialect>();
     return registry;
   }
@@ -352,6 +508,12 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
         llvm::consumeError(isa.takeError());
     artifact.codeObjects.push_back(
         {object.moduleName, object.chip, std::move(object.elf)});
+  }
+  if (llvm::Error err = translateHost(*module, artifact, dump.get())) {
+    if (!diagnostics.hadErrors())
+      return std::move(err);
+    llvm::consumeError(std::move(err));
+    return diagnostics.takeError("the host functions do not translate");
   }
   return artifact;
 }

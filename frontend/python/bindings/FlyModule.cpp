@@ -130,6 +130,7 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
 } // namespace
 
 void registerDiskCache(nb::module_ &m);
+void registerHostEntry(nb::module_ &m);
 
 NB_MODULE(_fly, m) {
   m.doc() = "FlyDSL's compiler: type handles, type inference, compile";
@@ -273,6 +274,7 @@ NB_MODULE(_fly, m) {
       "elf"_a, "The ISA of a code object");
 
   registerDiskCache(m);
+  registerHostEntry(m);
 
   m.def("supported_chips", [] {
     std::vector<std::string> names;
