@@ -266,3 +266,51 @@ def test_scalar_arguments_of_the_fly_ir_example(tmp_path, installed):
     entry.call(struct.pack(host["pack_format"], *(tensor_words(a) * 3), 123456, 7))
     launch = installed.launch(0)
     assert launch["grid"] == (123456, 7, 1) and launch["block"] == (256, 1, 1)
+
+
+def test_jit_calls_launch_through_the_installed_runtime(installed, monkeypatch):
+    """A plain @flyc.jit call (no COMPILE_ONLY): the Python side packs the
+    arrays' pointers and dynamic leaves into the block, the host entry
+    computes the grid for each shape; one trace serves every shape."""
+    monkeypatch.delenv("COMPILE_ONLY", raising=False)
+    monkeypatch.setenv("ARCH", "gfx942")
+    flyc.Environment.reload()
+    try:
+        spec = importlib.util.spec_from_file_location("example_vector_add_jit",
+                                                      REPO_ROOT / "examples" / "vector_add.py")
+        example = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(example)
+        shapes = [(100, 200), (16, 64), (33, 4)]
+        installed.reset([8, 12] * 3)
+        for i, (m, n) in enumerate(shapes):
+            a, b, c = (np.zeros((m, n), np.float32) for _ in range(3))
+            example.vector_add(a, b, c)
+            launch = installed.launch(i)
+            assert launch["kernel"] == "vector_add_kernel"
+            assert launch["grid"] == (-(-n // TILE_N), -(-m // TILE_M), 1)
+            assert launch["block"] == (256, 1, 1)
+            words = []
+            for t in (a, b, c):
+                words += [t.ctypes.data, m, n, n]
+            assert launch["params"] == struct.pack("=" + "Qiii" * 3, *words)
+        assert len(example.vector_add._compiled) == 1  # traced once for all shapes
+        assert installed.counts()["loads"] == 1  # the code object loaded once
+    finally:
+        monkeypatch.undo()
+        flyc.Environment.reload()
+
+
+def test_jit_call_without_a_runtime_says_so(monkeypatch):
+    monkeypatch.delenv("COMPILE_ONLY", raising=False)
+    flyc.Environment.reload()
+    try:
+        spec = importlib.util.spec_from_file_location("example_vector_add_norun",
+                                                      REPO_ROOT / "examples" / "vector_add.py")
+        example = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(example)
+        a = np.zeros((16, 64), np.float32)
+        with pytest.raises(flyc.FlyDSLError, match="no runtime"):
+            example.vector_add(a, a.copy(), a.copy())
+    finally:
+        monkeypatch.undo()
+        flyc.Environment.reload()

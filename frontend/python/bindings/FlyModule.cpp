@@ -258,12 +258,35 @@ NB_MODULE(_fly, m) {
           d["resources"] = resourcesDict(k.resources);
           kernels.append(d);
         }
-        return nb::make_tuple(objects, kernels);
+        nb::list hostFunctions;
+        for (const fly::HostFunctionInfo &f : a.hostFunctions) {
+          nb::dict d;
+          d["name"] = f.name;
+          d["original_type"] = f.originalType;
+          d["block_size"] = f.blockSize;
+          d["pack_format"] = f.packFormat;
+          nb::list arguments;
+          for (const fly::HostArgument &arg : f.arguments) {
+            nb::dict ad;
+            ad["abi"] = arg.abi;
+            ad["type"] = arg.type;
+            ad["offset"] = arg.offset;
+            ad["size"] = arg.size;
+            ad["format"] = arg.format;
+            arguments.append(ad);
+          }
+          d["arguments"] = arguments;
+          hostFunctions.append(d);
+        }
+        return nb::make_tuple(
+            objects, kernels,
+            nb::bytes(a.hostModule.data(), a.hostModule.size()), hostFunctions);
       },
       "text"_a, "chip"_a, "opt_level"_a = 2, "dump_dir"_a = "",
       "verify_each_pass"_a = false,
       "Compiles a module (MLIR text) through stages A, B and C: returns "
-      "([(module, chip, code object bytes)], [kernel dicts])");
+      "([(module, chip, code object bytes)], [kernel dicts], host module "
+      "bitcode, [host function dicts])");
 
   m.def(
       "disassemble",

@@ -85,6 +85,12 @@ class TensorDescriptor:
                 self.div_stride[i] = divisibility
         return self
 
+    def dynamic_leaves(self) -> list[int]:
+        """The values of the dynamic leaves, in the layout's leaf order:
+        the dynamic extents, then the dynamic strides."""
+        return ([s for s, d in zip(self.shape, self.dynamic_shape) if d]
+                + [s for s, d in zip(self.strides, self.dynamic_stride) if d])
+
     def spec(self) -> TensorSpec:
         wide = any(abs(x) >= 2**31 for x in self.shape + self.strides)
 

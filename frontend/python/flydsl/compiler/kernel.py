@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import struct
 import typing
 
 from .. import _fly
@@ -62,17 +63,6 @@ def _is_constexpr(annotation) -> bool:
 
 def _constexpr_type(annotation):
     return getattr(annotation, "__origin__", None)
-
-
-def _python_objects(block_args, kinds):
-    """The traced function's view of its arguments."""
-    from ..expr.algebra import wrap
-
-    return [wrap(a) for a in block_args]
-
-
-def _type_text(t) -> str:
-    return str(t)
 
 
 _symbols = itertools.count()
@@ -188,25 +178,35 @@ def kernel(fn=None, *, name: str | None = None, known_block_size=None):
 
 
 class CompiledFunction:
-    """The compiled module of one signature of a @flyc.jit function."""
+    """The compiled module of one signature of a @flyc.jit function: the
+    kernels' code objects and the host entry that launches them."""
 
-    _MAGIC = b"FLYDSL-ARTIFACT-1\n"
+    _MAGIC = b"FLYDSL-ARTIFACT-2\n"
 
-    def __init__(self, name, module_text, code_objects, kernels, from_cache=False):
+    def __init__(self, name, module_text, code_objects, kernels, host_module=b"",
+                 host_functions=(), arg_names=(), from_cache=False):
         self.name = name
         self.module_text = module_text  # the traced module (stage 00)
         self.code_objects = code_objects  # [(module, chip, bytes)]
         self.kernels = kernels  # [dict]
+        self.host_module = host_module  # LLVM bitcode of the host side
+        self.host_functions = list(host_functions)  # [dict]
+        self.arg_names = list(arg_names)  # the host function's arguments
         self.from_cache = from_cache  # loaded from the disk cache
+        self.signature = None  # the jit function's, set by JitFunction
+        self._entry = None
+        self._packer = None
 
     def to_bytes(self) -> bytes:
-        """The disk-cache payload: a JSON header, then the code objects."""
+        """The disk-cache payload: a JSON header, then the code objects and
+        the host module."""
         header = json.dumps({"name": self.name, "module_text": self.module_text,
-                             "kernels": self.kernels,
+                             "kernels": self.kernels, "host_functions": self.host_functions,
+                             "arg_names": self.arg_names, "host_module": len(self.host_module),
                              "code_objects": [[m, c, len(e)] for m, c, e in self.code_objects]})
         data = header.encode()
         return (self._MAGIC + len(data).to_bytes(8, "little") + data
-                + b"".join(e for _, _, e in self.code_objects))
+                + b"".join(e for _, _, e in self.code_objects) + self.host_module)
 
     @classmethod
     def from_bytes(cls, payload: bytes) -> "CompiledFunction":
@@ -220,8 +220,9 @@ class CompiledFunction:
         for module, chip, length in header["code_objects"]:
             objects.append((module, chip, payload[at:at + length]))
             at += length
-        return cls(header["name"], header["module_text"], objects, header["kernels"],
-                   from_cache=True)
+        host = payload[at:at + header["host_module"]]
+        return cls(header["name"], header["module_text"], objects, header["kernels"], host,
+                   header["host_functions"], header["arg_names"], from_cache=True)
 
     @property
     def resources(self):
@@ -240,10 +241,49 @@ class CompiledFunction:
         with open(path, "wb") as f:
             f.write(self.code_objects[0][2])
 
+    def pack(self, *args, **kwargs) -> bytes:
+        """The host entry's argument block for these arguments."""
+        if self._packer is None:
+            (info,) = [f for f in self.host_functions if f["name"] == self.name]
+            self._packer = (struct.Struct(info["pack_format"]),
+                            [(a["abi"].split(":")[0], int(a["abi"].split(":")[1]))
+                             for a in info["arguments"]])
+        layout, fields = self._packer
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = []
+        for kind, index in fields:
+            name = self.arg_names[index]
+            value = bound.arguments[name]
+            if kind == "ptr":
+                values.append(_descriptor(value, name).address)
+            elif kind == "leaves":
+                values.extend(_descriptor(value, name).dynamic_leaves())
+            elif isinstance(value, Stream):
+                values.append(value.handle)
+            else:
+                values.append(value)
+        return layout.pack(*values)
+
     def __call__(self, *args, **kwargs):
-        raise FlyDSLError(
-            f"{self.name}: no runtime to launch kernels with (the HIP loader and the "
-            "CPU emulator are not built yet); set COMPILE_ONLY=1 to compile only")
+        """Launches the kernels as the traced host function does."""
+        if not self.host_module:
+            raise FlyDSLError(f"{self.name} has no host function to call")
+        if self._entry is None:
+            self._entry = _fly.HostEntry(self.host_module, self.name)
+        try:
+            self._entry.call(self.pack(*args, **kwargs))
+        except _fly.Error as err:
+            raise FlyDSLError(f"{self.name}: {err}") from None
+
+
+def _descriptor(value, name):
+    if isinstance(value, args_mod.TensorDescriptor):
+        return value
+    desc = args_mod.describe_array(value, f"argument '{name}'")
+    if desc.shape:
+        desc.mark_layout_dynamic()
+    return desc
 
 
 class JitFunction:
@@ -319,6 +359,7 @@ class JitFunction:
         compiled = self._compiled.get(key)
         if compiled is None:
             compiled = self._load_or_compile(specs, env)
+            compiled.signature = self.signature
             self._compiled[key] = compiled
         return compiled
 
@@ -379,14 +420,15 @@ class JitFunction:
         text = trace.module_text()
         env = Environment.current()
         try:
-            objects, kernels = _fly.compile(text, env.arch, env.opt_level, env.dump_dir_for(self.name),
-                                            env.verify_each_pass)
+            objects, kernels, host_module, host_functions = _fly.compile(
+                text, env.arch, env.opt_level, env.dump_dir_for(self.name), env.verify_each_pass)
         except _fly.Error as err:
             error = CompileError(f"{self.name}: {_with_source_lines(str(err))}")
             if env.show_stacktrace:
                 raise error from err
             raise error from None
-        return CompiledFunction(self.name, text, objects, kernels)
+        return CompiledFunction(self.name, text, objects, kernels, host_module, host_functions,
+                                [n for n, k, _ in specs if k != "constexpr"])
 
 
 def _with_source_lines(diagnostics: str) -> str:
