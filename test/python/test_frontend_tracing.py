@@ -281,3 +281,26 @@ def test_new_shapes_with_the_same_signature_do_not_retrace():
     assert len(traces) == 3
     host(np.zeros(200, np.float32)[1:])  # 4-byte aligned, not 16: another alignment class
     assert len(traces) == 4
+
+
+@flyc.kernel
+def scale(A: fx.Tensor, s: fx.Float32, n: fx.Int64):
+    A[fx.thread_idx.x] = A[fx.thread_idx.x] * s
+
+
+def test_scalar_arguments_take_their_annotated_or_numeric_type():
+    @flyc.jit
+    def host(A, s: fx.Float32, n: fx.Int64):
+        scale(A, s, n).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    text = flyc.compile(host, np.zeros(64, np.float32), 2, 5).module_text
+    assert re.search(r"func.func @host\(%\d+: .*?, %\d+: f32, %\d+: i64\)", text)
+
+    @flyc.jit
+    def host2(A, s, n):
+        scale(A, s, n).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    text = flyc.compile(host2, np.zeros(64, np.float32), fx.Float32(2.0), fx.Int64(5)).module_text
+    assert re.search(r"func.func @host2\(%\d+: .*?, %\d+: f32, %\d+: i64\)", text)
+    with pytest.raises(flyc.TraceError, match="argument 's' of host is Float32 but got str"):
+        flyc.compile(host, np.zeros(64, np.float32), "2", 5)

@@ -261,6 +261,8 @@ class CompiledFunction:
                 values.extend(_descriptor(value, name).dynamic_leaves())
             elif isinstance(value, Stream):
                 values.append(value.handle)
+            elif hasattr(value, "host_value"):  # an fx numeric made outside a trace
+                values.append(value.host_value)
             else:
                 values.append(value)
         return layout.pack(*values)
@@ -335,14 +337,19 @@ class JitFunction:
                 specs.append((name, "stream", "!llvm.ptr"))
             elif isinstance(value, args_mod.TensorDescriptor):
                 specs.append((name, "tensor", value.spec()))
+            elif isinstance(annotation, type) and issubclass(annotation, nm.Numeric):
+                if not isinstance(value, (bool, int, float, nm.Numeric)):
+                    raise TraceError(f"{where} is {annotation.__name__} but got "
+                                     f"{type(value).__name__} {value!r}")
+                specs.append((name, "scalar", annotation.mlir_type))
+            elif isinstance(value, nm.Numeric):
+                specs.append((name, "scalar", value.mlir_type))
             elif isinstance(value, bool):
                 specs.append((name, "scalar", "i1"))
             elif isinstance(value, int):
                 specs.append((name, "scalar", "i32"))
             elif isinstance(value, float):
                 specs.append((name, "scalar", "f32"))
-            elif isinstance(annotation, type) and issubclass(annotation, nm.Numeric):
-                specs.append((name, "scalar", annotation.mlir_type))
             elif isinstance(value, str):
                 raise TraceError(f"{where}: a str is not a kernel argument (expected a tensor, "
                                  "a number or a Constexpr)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..compiler.errors import TraceError
 from ..compiler.ir import Value, parse_type, user_location
-from ..compiler.trace import builder
+from ..compiler.trace import Trace, builder
 
 
 class Numeric:
@@ -30,6 +30,11 @@ class Numeric:
     def __init__(self, x):
         if isinstance(x, Value):
             self.ir = x
+        elif isinstance(x, (bool, int, float)) and not Trace.active():
+            # An argument for a @flyc.jit function: a number of this type.
+            self.ir = None
+            self.host_value = bool(x) if self.mlir_type == "i1" else (
+                float(x) if self.is_float else int(x))
         elif isinstance(x, Numeric):
             self.ir = convert(x, type(self)).ir
         elif isinstance(x, (bool, int, float)):
