@@ -132,3 +132,32 @@ def test_dump_ir_writes_every_stage(env, tmp_path):
 def test_malformed_environment_names_the_variable(env, var, value):
     with pytest.raises(flyc.FlyDSLError, match=var):
         env(**{var: value})
+
+
+def test_debug_variables(env, tmp_path, capfd):
+    """FLYDSL_DUMP_IR writes the device LLVM IR too; FLYDSL_DEBUG_DUMP_ASM
+    prints the ISA; FLYDSL_DEBUG_PRINT_AFTER_ALL prints the IR after every
+    pass; FLYDSL_DEBUG_LOG_LEVEL=info logs the compile."""
+    env(COMPILE_ONLY="1", ARCH="gfx1100", FLYDSL_DUMP_IR="1", FLYDSL_DUMP_DIR=str(tmp_path),
+        FLYDSL_RUNTIME_ENABLE_CACHE="0", FLYDSL_DEBUG_DUMP_ASM="1",
+        FLYDSL_DEBUG_PRINT_AFTER_ALL="1", FLYDSL_DEBUG_LOG_LEVEL="info")
+    mod = _load_example("tiled_copy_lds")
+    *_, args = mod.arguments()
+    flyc.compile(mod.tiled_copy, *args)
+    device = (tmp_path / "tiled_copy" / "tiled_copy_kernel_module.ll").read_text()
+    assert "define amdgpu_kernel void @tiled_copy_kernel" in device
+    assert "load <4 x float>" in device
+    err = capfd.readouterr().err
+    assert "// ISA of tiled_copy (gfx1100)" in err and "ds_store_b128" in err
+    assert "// -----// IR Dump After FlyLayoutLowering (fly-layout-lowering)" in err
+    assert "[flydsl] tiled_copy: traced and compiled for gfx1100" in err
+
+
+def test_debug_info_reaches_the_pipeline(env, tmp_path):
+    env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_DUMP_IR="1", FLYDSL_DUMP_DIR=str(tmp_path),
+        FLYDSL_RUNTIME_ENABLE_CACHE="0", FLYDSL_DEBUG_ENABLE_DEBUG_INFO="1")
+    mod = _load_example("tiled_copy_lds")
+    *_, args = mod.arguments()
+    flyc.compile(mod.tiled_copy, *args)
+    files = os.listdir(tmp_path / "tiled_copy")
+    assert any(f.endswith("-ensure-debug-info-scope-on-llvm-func.mlir") for f in files)

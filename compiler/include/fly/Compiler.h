@@ -40,10 +40,14 @@ struct CompileOptions {
   mlir::fly::PipelineOptions pipeline;
   /// Non-empty: the module after every pass of every stage is written there,
   /// numbered (`00-input.mlir`, `01-fly-rewrite-func-signature.mlir`, ...),
-  /// then each code object's ISA (`<module>.<chip>.s`).
+  /// then each gpu.module's device LLVM IR before code generation
+  /// (`<module>.ll`), each code object's ISA (`<module>.<chip>.s`) and the
+  /// host module (`host.ll`).
   std::string dumpDir;
   /// Verify the module after each pass (slower; for debugging passes).
   bool verifyEachPass = false;
+  /// Print the module to stderr after every pass.
+  bool printAfterAll = false;
 };
 
 /// What a launcher needs of one kernel.

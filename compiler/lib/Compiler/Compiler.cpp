@@ -146,6 +146,21 @@ private:
   unsigned &counter;
 };
 
+/// Each gpu.module's LLVM IR as code generation will get it (before the
+/// device libraries and optimization): `<module>.ll`. Best effort: a module
+/// that does not translate is skipped (the compile itself will report it).
+void dumpDeviceLLVMIR(ModuleOp module, DumpAfterEachPass &dump) {
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> ir =
+        translateModuleToLLVMIR(gpuModule, llvmContext, gpuModule.getSymName());
+    if (!ir)
+      return;
+    dump.write(gpuModule.getSymName().str() + ".ll",
+               [&](llvm::raw_ostream &os) { ir->print(os, nullptr); });
+  });
+}
+
 /// The kernels of the gpu.modules after stage A, with their ABI.
 std::vector<KernelInfo> collectKernels(ModuleOp module) {
   std::vector<KernelInfo> kernels;
@@ -477,6 +492,11 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
     if (dump)
       pm.addInstrumentation(
           std::make_unique<DumpAfterEachPass>(options.dumpDir, dumpCounter));
+    if (options.printAfterAll)
+      pm.enableIRPrinting(
+          /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+          /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+          /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false);
     if (failed(pm.run(*module)))
       return diagnostics.takeError("pipeline stage " + stageName(stage).str() +
                                    " failed");
@@ -488,6 +508,8 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
   artifact.kernels = collectKernels(*module);
   if (llvm::Error err = runStage(Stage::BinaryPrep))
     return std::move(err);
+  if (dump)
+    dumpDeviceLLVMIR(*module, *dump);
   if (llvm::Error err = runStage(Stage::Binary))
     return std::move(err);
 

@@ -233,12 +233,15 @@ NB_MODULE(_fly, m) {
   m.def(
       "compile",
       [](const std::string &text, const std::string &chip, unsigned optLevel,
-         const std::string &dumpDir, bool verifyEachPass) {
+         const std::string &dumpDir, bool verifyEachPass, bool debugInfo,
+         bool printAfterAll) {
         fly::CompileOptions options;
         options.pipeline.chip = chip;
         options.pipeline.optLevel = optLevel;
+        options.pipeline.debugInfo = debugInfo;
         options.dumpDir = dumpDir;
         options.verifyEachPass = verifyEachPass;
+        options.printAfterAll = printAfterAll;
         llvm::Expected<fly::Artifact> artifact = [&] {
           nb::gil_scoped_release release;
           return compiler().compile(text, options);
@@ -283,7 +286,8 @@ NB_MODULE(_fly, m) {
             nb::bytes(a.hostModule.data(), a.hostModule.size()), hostFunctions);
       },
       "text"_a, "chip"_a, "opt_level"_a = 2, "dump_dir"_a = "",
-      "verify_each_pass"_a = false,
+      "verify_each_pass"_a = false, "debug_info"_a = false,
+      "print_after_all"_a = false,
       "Compiles a module (MLIR text) through stages A, B and C: returns "
       "([(module, chip, code object bytes)], [kernel dicts], host module "
       "bitcode, [host function dicts])");

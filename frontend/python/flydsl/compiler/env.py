@@ -7,7 +7,9 @@ value is an error naming the variable.
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from dataclasses import dataclass
 
 from .errors import FlyDSLError
@@ -53,6 +55,16 @@ def _choice(name: str, default: str | None, choices) -> str | None:
     return text.strip()
 
 
+class _StderrHandler(logging.Handler):
+    """Writes to whatever sys.stderr is at the time of the record."""
+
+    def emit(self, record):
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except Exception:
+            self.handleError(record)
+
+
 @dataclass
 class Environment:
     compile_only: bool
@@ -85,6 +97,14 @@ class Environment:
     def reload(cls) -> "Environment":
         cls._current = cls.read()
         cls.generation += 1
+        # FLYDSL_DEBUG_LOG_LEVEL: the level of the "flydsl" logger, which
+        # writes to stderr unless the application gave it a handler.
+        logger = logging.getLogger("flydsl")
+        logger.setLevel(cls._current.log_level.upper())
+        if not logger.handlers:
+            handler = _StderrHandler()
+            handler.setFormatter(logging.Formatter("[flydsl] %(message)s"))
+            logger.addHandler(handler)
         return cls._current
 
     @classmethod

@@ -15,7 +15,10 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import logging
 import struct
+import sys
+import time
 import typing
 
 from .. import _fly
@@ -66,6 +69,7 @@ def _constexpr_type(annotation):
 
 
 _symbols = itertools.count()
+_log = logging.getLogger("flydsl")
 
 
 class Kernel:
@@ -388,7 +392,10 @@ class JitFunction:
             return compiled.to_bytes()
 
         payload = cache.get_or_create(fields, build)
-        return built[0] if built else CompiledFunction.from_bytes(payload)
+        if built:
+            return built[0]
+        _log.info("%s: loaded from the disk cache %s", self.name, env.cache_dir)
+        return CompiledFunction.from_bytes(payload)
 
     def __call__(self, *args, **kwargs):
         env = Environment.current()
@@ -407,6 +414,7 @@ class JitFunction:
         from ..expr import numeric as nm
         from ..expr.algebra import wrap
 
+        start = time.perf_counter()
         trace = Trace()
         b = trace.builder
         dynamic = [(n, parse_type(s.type_text() if k == "tensor" else s))
@@ -428,14 +436,20 @@ class JitFunction:
         env = Environment.current()
         try:
             objects, kernels, host_module, host_functions = _fly.compile(
-                text, env.arch, env.opt_level, env.dump_dir_for(self.name), env.verify_each_pass)
+                text, env.arch, env.opt_level, env.dump_dir_for(self.name), env.verify_each_pass,
+                env.debug_info, env.print_after_all)
         except _fly.Error as err:
             error = CompileError(f"{self.name}: {_with_source_lines(str(err))}")
             if env.show_stacktrace:
                 raise error from err
             raise error from None
-        return CompiledFunction(self.name, text, objects, kernels, host_module, host_functions,
-                                [n for n, k, _ in specs if k != "constexpr"])
+        compiled = CompiledFunction(self.name, text, objects, kernels, host_module, host_functions,
+                                    [n for n, k, _ in specs if k != "constexpr"])
+        _log.info("%s: traced and compiled for %s in %.1f ms", self.name, env.arch,
+                  (time.perf_counter() - start) * 1e3)
+        if env.dump_asm:
+            sys.stderr.write(f"// ISA of {self.name} ({env.arch})\n{compiled.isa()}\n")
+        return compiled
 
 
 def _with_source_lines(diagnostics: str) -> str:
