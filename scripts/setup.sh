@@ -6,8 +6,10 @@
 # seconds).
 #   - Debian packages: LLVM/MLIR 22 (SPEC §1), cmake, ninja, g++, Python headers;
 #   - Python tools, with the pip of the first python3 on PATH: lit, pytest,
-#     numpy, nanobind, and pycute (from the nvidia-cutlass wheel, without its
-#     dependencies: we only need that pure-Python module, the algebra oracle).
+#     numpy, nanobind, pycute (from the nvidia-cutlass wheel, without its
+#     dependencies: we only need that pure-Python module, the algebra oracle),
+#     and torch's CPU build (the tests pass torch tensors to kernels);
+#   - the flydsl package on that python3's path (a .pth file).
 set -euo pipefail
 
 DEBIAN_PACKAGES=(
@@ -83,7 +85,8 @@ missing_python_packages() {
   "$PYTHON" -c '
 import importlib
 for module, package in [("lit", "lit"), ("pytest", "pytest"), ("numpy", "numpy"),
-                        ("nanobind", "nanobind"), ("pycute", "nvidia-cutlass")]:
+                        ("nanobind", "nanobind"), ("pycute", "nvidia-cutlass"),
+                        ("torch", "torch==2.13.0+cpu")]:
     try:
         importlib.import_module(module)
         if module == "pycute":
@@ -95,7 +98,7 @@ for module, package in [("lit", "lit"), ("pytest", "pytest"), ("numpy", "numpy")
 
 read -r -a pip_missing <<<"$(missing_python_packages | tr '\n' ' ')"
 if [ ${#pip_missing[@]} -eq 0 ]; then
-  log "Python tools: lit, pytest, numpy, nanobind, pycute present"
+  log "Python tools: lit, pytest, numpy, nanobind, pycute, torch present"
 else
   pip_args=(--disable-pip-version-check --no-input --root-user-action=ignore)
   # Debian's own python3 refuses pip installs unless told otherwise (PEP 668).

@@ -304,3 +304,40 @@ def test_scalar_arguments_take_their_annotated_or_numeric_type():
     assert re.search(r"func.func @host2\(%\d+: .*?, %\d+: f32, %\d+: i64\)", text)
     with pytest.raises(flyc.TraceError, match="argument 's' of host is Float32 but got str"):
         flyc.compile(host, np.zeros(64, np.float32), "2", 5)
+
+
+@flyc.kernel
+def vector_compare(A: fx.Tensor, n: fx.Int32):
+    atom = fx.make_copy_atom(fx.UniversalCopy128b(), fx.Float32)
+    part = fx.zipped_divide(A, (4,))[None, fx.thread_idx.x]
+    frag = fx.make_fragment_like(part)
+    fx.copy(atom, part, frag)
+    v = frag.load()
+    frag.store(fx.arith.select(v > 0.5, v, v * 2.0))
+    fx.copy(atom, frag, part)
+
+
+def test_vector_comparisons_are_elementwise():
+    compiled = _compile(vector_compare, 7)
+    assert re.search(r'"arith.cmpf"\(%\d+, %\d+\) \{predicate = 2 : i64\} : '
+                     r'\(vector<4xf32>, vector<4xf32>\) -> \(vector<4xi1>\)', compiled.module_text)
+    assert "global_load_dwordx4" in compiled.isa()
+
+
+def test_torch_tensors_are_arguments():
+    import torch
+
+    @flyc.jit
+    def host(A, n: fx.Int32):
+        vector_compare(A, n).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    t = torch.zeros(256, dtype=torch.float32)
+    compiled = flyc.compile(host, t, 3)
+    assert re.search(r"func.func @host\(%\d+: !fly.memref<f32, global, \?:1, align<16>>, %\d+: i32\)",
+                     compiled.module_text)
+    # The block the host entry gets holds the tensor's own data pointer.
+    block = compiled.pack(t, 3)
+    assert int.from_bytes(block[:8], "little") == t.data_ptr()
+    assert int.from_bytes(block[8:12], "little") == 256
+    with pytest.raises(flyc.TraceError, match="Int32 but got str"):
+        flyc.compile(host, t, "3")

@@ -135,13 +135,19 @@ def _alignment(address: int, element: str) -> int:
 def describe_array(t, where: str) -> TensorDescriptor:
     """Shape, strides (in elements), element type and address of an array."""
     interface = getattr(t, "__array_interface__", None)
-    if interface is None and hasattr(t, "__cuda_array_interface__"):
-        interface = t.__cuda_array_interface__
-    if interface is None and hasattr(t, "__dlpack__") and hasattr(t, "numpy"):
+    if interface is None and hasattr(t, "__dlpack__"):
+        # Any DLPack tensor in host memory (torch, jax, ...): numpy's view of
+        # it shares the data, so shape, strides and address are the tensor's.
+        import numpy as np
+
         try:
-            return describe_array(t.numpy(), where)
-        except Exception:
-            pass
+            view = np.from_dlpack(t)
+        except (BufferError, TypeError, RuntimeError, ValueError) as err:
+            raise TraceError(f"{where}: a {type(t).__name__} that numpy cannot view "
+                             f"through DLPack ({err})") from None
+        desc = describe_array(view, where)
+        desc.tensor = t
+        return desc
     if interface is None:
         raise TraceError(f"{where}: a {type(t).__name__} is not a tensor (expected a "
                          "numpy array or a DLPack tensor)")

@@ -318,6 +318,8 @@ class JitFunction:
                 key.append(t)
             elif t.__name__ == "ndarray":
                 key.append((t, a.dtype.char, a.strides, a.__array_interface__["data"][0] & 15))
+            elif t.__name__ == "Tensor" and hasattr(a, "data_ptr"):  # torch
+                key.append((t, a.dtype, a.stride(), a.data_ptr() & 15))
             else:
                 return None
         return tuple(key)

@@ -275,16 +275,20 @@ _PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"),
 
 
 def _compare(a, b, kind):
+    """A Boolean, or for vectors a vector of i1 (elementwise)."""
     a, b, _ = _as_operands(a, b)
-    if isinstance(a, Vector):
-        raise TraceError("comparisons of vectors are not supported yet", *user_location()[:2])
     signed_i, unsigned_i, fl = _PREDICATES[kind]
     if a.is_float:
         op, pred = "arith.cmpf", fl
     else:
         op, pred = "arith.cmpi", signed_i if a.signed else unsigned_i
-    (v,) = builder().op(op, [a.ir, b.ir], [Boolean.type_handle()], f"predicate = {_pred_attr(op, pred)}")
-    return Boolean(v)
+    if isinstance(a, Vector):
+        n = str(a.ir.type)[len("vector<"):].split("x")[0]
+        result = parse_type(f"vector<{n}xi1>")
+    else:
+        result = Boolean.type_handle()
+    (v,) = builder().op(op, [a.ir, b.ir], [result], f"predicate = {_pred_attr(op, pred)}")
+    return Vector(v, Boolean) if isinstance(a, Vector) else Boolean(v)
 
 
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
