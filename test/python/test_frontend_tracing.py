@@ -341,3 +341,25 @@ def test_torch_tensors_are_arguments():
     assert int.from_bytes(block[8:12], "little") == 256
     with pytest.raises(flyc.TraceError, match="Int32 but got str"):
         flyc.compile(host, t, "3")
+
+
+@flyc.kernel
+def add_value(A: fx.Tensor, v: fx.Float32, times: fx.Constexpr[int]):
+    x = A[fx.thread_idx.x]
+    for _ in fx.range_constexpr(times):
+        x = x + v
+    A[fx.thread_idx.x] = x
+
+
+def test_keywords_and_defaults():
+    @flyc.jit
+    def host(A, v: fx.Float32 = 1.0, times: fx.Constexpr[int] = 2):
+        add_value(A, v, times=times).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    a = np.zeros(64, np.float32)
+    by_default = flyc.compile(host, a)
+    by_keyword = flyc.compile(host, A=a, times=2, v=3.0)
+    assert by_default is by_keyword  # one signature: v is dynamic, times the same
+    assert _count(by_default.module_text, "arith.addf") == 2
+    three = flyc.compile(host, a, times=3)
+    assert three is not by_default and _count(three.module_text, "arith.addf") == 3
