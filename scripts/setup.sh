@@ -4,7 +4,9 @@
 # Installs what is missing and nothing else, so it can be run any number of
 # times: on a machine that already has everything it only checks (a few
 # seconds).
-#   - Debian packages: LLVM/MLIR 22 (SPEC §1), cmake, ninja, g++, Python headers;
+#   - Debian packages: LLVM/MLIR 22 (SPEC §1), cmake, ninja, g++, Python headers,
+#     and Debian's HIP runtime (libamdhip64-5): the tests check the HIP
+#     loader's no-device path against the real library (there is no GPU);
 #   - Python tools, with the pip of the first python3 on PATH: lit, pytest,
 #     numpy, nanobind, pycute (from the nvidia-cutlass wheel, without its
 #     dependencies: we only need that pure-Python module, the algebra oracle),
@@ -15,6 +17,7 @@ set -euo pipefail
 DEBIAN_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev llvm-22-tools
   cmake ninja-build g++ python3-dev
+  libamdhip64-5
 )
 MLIR_CONFIG=/usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake
 

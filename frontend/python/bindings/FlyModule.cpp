@@ -131,6 +131,7 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
 
 void registerDiskCache(nb::module_ &m);
 void registerHostEntry(nb::module_ &m);
+void registerHipRuntime(nb::module_ &m);
 
 NB_MODULE(_fly, m) {
   m.doc() = "FlyDSL's compiler: type handles, type inference, compile";
@@ -302,6 +303,7 @@ NB_MODULE(_fly, m) {
 
   registerDiskCache(m);
   registerHostEntry(m);
+  registerHipRuntime(m);
 
   m.def("supported_chips", [] {
     std::vector<std::string> names;
