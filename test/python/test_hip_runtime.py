@@ -394,3 +394,28 @@ def test_cluster_launch_without_hipDrvLaunchKernelEx_is_an_error():
     assert out["error"] == (f"cluster launch of kernel 'cluster_kernel' (grid 8x4x1, block 64x1x1, "
                             f"cluster 2x2x1): {path} has no hipDrvLaunchKernelEx, so it cannot "
                             "launch clusters")
+
+
+def test_runtime_kind_hip_without_a_device_says_why():
+    """FLYDSL_RUNTIME_KIND=hip on a machine whose HIP has no device: the call
+    names the missing device; by default the call ends in "no runtime"
+    (the emulator is not built yet)."""
+    script = (
+        "import importlib.util, numpy as np\n"
+        "import flydsl.compiler as flyc\n"
+        f"spec = importlib.util.spec_from_file_location('va', {str(REPO_ROOT / 'examples' / 'vector_add.py')!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "a = np.zeros((16, 64), np.float32)\n"
+        "try:\n"
+        "    m.vector_add(a, a.copy(), a.copy())\n"
+        "except flyc.FlyDSLError as err:\n"
+        "    print(err)\n")
+    import os
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPILE_ONLY", "FLYDSL_HIP_LIBRARY")}
+    hip = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=dict(env, FLYDSL_RUNTIME_KIND="hip"))
+    assert hip.returncode == 0, hip.stderr
+    assert "no runtime: FLYDSL_RUNTIME_KIND=hip, but no HIP device" in hip.stdout
+    default = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert default.returncode == 0, default.stderr
+    assert "no runtime" in default.stdout

@@ -275,12 +275,38 @@ class CompiledFunction:
         """Launches the kernels as the traced host function does."""
         if not self.host_module:
             raise FlyDSLError(f"{self.name} has no host function to call")
+        _ensure_runtime(Environment.current())
         if self._entry is None:
             self._entry = _fly.HostEntry(self.host_module, self.name)
         try:
             self._entry.call(self.pack(*args, **kwargs))
         except _fly.Error as err:
             raise FlyDSLError(f"{self.name}: {err}") from None
+
+
+_runtime_choice: dict = {}  # FLYDSL_RUNTIME_KIND -> None, or why it cannot run
+
+
+def _ensure_runtime(env) -> None:
+    """Installs the runtime of FLYDSL_RUNTIME_KIND once per process (SPEC
+    §9): HIP when asked for, or by default when HIP has a device; the CPU
+    emulator otherwise. A runtime installed by other means (the tests'
+    launch-table doubles) is left alone; without any, the launch itself
+    reports "no runtime"."""
+    if _fly.launch_table():
+        return
+    kind = env.runtime_kind
+    if kind not in _runtime_choice:
+        problem = None
+        if kind in (None, "hip"):
+            try:
+                _fly.install_hip_runtime()
+            except _fly.Error as err:
+                problem = str(err)
+                _log.info("HIP cannot run kernels here: %s", err)
+        _runtime_choice[kind] = problem
+    if kind == "hip" and _runtime_choice[kind]:
+        raise FlyDSLError(f"no runtime: FLYDSL_RUNTIME_KIND=hip, but {_runtime_choice[kind]}")
 
 
 def _descriptor(value, name):
