@@ -1,0 +1,35 @@
+//===- WaveOps.h - Wave-level instructions, per the ISA ---------*- C++ -*-===//
+//
+// The semantics of the wave collectives, written from AMD's ISA documents
+// (never from the compiler's atom tables, ARCHITECTURE.md). A collective sees
+// the wave as the hardware does: one value per lane, and EXEC.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_RUNTIME_EMU_WAVEOPS_H
+#define FLY_RUNTIME_EMU_WAVEOPS_H
+
+#include <cstdint>
+
+namespace fly::emu {
+
+enum class WaveOp : uint32_t { None, ReadLane, ReadFirstLane, BPermute, Ballot };
+
+const char *waveOpName(WaveOp op);
+
+// One wave's operands and results: `in` and `aux` (a lane select or a byte
+// address) are written by each arriving lane, `out` by the computation.
+struct WaveLanes {
+  uint32_t size = 64; // 32 or 64
+  uint64_t exec = 0;  // the lanes taking part
+  uint64_t in[64];
+  uint32_t aux[64];
+  uint64_t out[64];
+};
+
+// Computes `op` once for the whole wave: out[i] for every lane i in exec.
+void computeWaveOp(WaveOp op, WaveLanes &lanes);
+
+} // namespace fly::emu
+
+#endif // FLY_RUNTIME_EMU_WAVEOPS_H

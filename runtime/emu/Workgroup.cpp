@@ -1,0 +1,390 @@
+//===- Workgroup.cpp - A workgroup as fibers on one OS thread -------------===//
+//
+// Scheduling. All fibers start ready, in flat-id order. A fiber runs until
+// it parks; parking switches straight to the next ready fiber (one switch,
+// not two through a scheduler). The fiber whose arrival completes a barrier
+// or a collective does not park: it makes the waiters ready and carries on.
+// So a wave collective costs each lane about two switches (park, resume),
+// and code between switch points runs at native speed. A returning
+// work-item hands its stack to the next one that has not started yet, so
+// a workgroup that never parks runs as a plain loop over its work-items.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Workgroup.h"
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace fly::emu {
+
+// The context's layout is ABI: generated code loads these offsets.
+static_assert(offsetof(FlyEmuContext, work_item_id) == 0, "ABI");
+static_assert(offsetof(FlyEmuContext, workgroup_id) == 12, "ABI");
+static_assert(offsetof(FlyEmuContext, workgroup_size) == 24, "ABI");
+static_assert(offsetof(FlyEmuContext, grid_size) == 36, "ABI");
+static_assert(offsetof(FlyEmuContext, flat_work_item_id) == 48, "ABI");
+static_assert(offsetof(FlyEmuContext, lane_id) == 52, "ABI");
+static_assert(offsetof(FlyEmuContext, wave_id) == 56, "ABI");
+static_assert(offsetof(FlyEmuContext, wave_size) == 60, "ABI");
+static_assert(offsetof(FlyEmuContext, lds) == 64, "ABI");
+static_assert(offsetof(FlyEmuContext, runtime) == 72, "ABI");
+static_assert(sizeof(FlyEmuContext) == 80, "ABI");
+
+void LaunchState::fail(std::string message) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (error.empty())
+    error = std::move(message);
+  aborted.store(true, std::memory_order_relaxed);
+}
+
+void WorkgroupRunner::FreeDeleter::operator()(void *p) const { std::free(p); }
+
+WorkgroupRunner &WorkgroupRunner::forThisThread() {
+  static thread_local WorkgroupRunner runner;
+  return runner;
+}
+
+void WorkgroupRunner::fiberMain(void *arg) {
+  auto *fiber = static_cast<Fiber *>(arg);
+  WorkgroupRunner &runner = *fiber->runner;
+  const LaunchState &launch = *runner.launch;
+  for (;;) {
+    fiber->started = true;
+    launch.kernel(&fiber->ctx, launch.args);
+    fiber = runner.exit(*fiber);
+    runner.current = fiber;
+  }
+}
+
+static size_t nextPowerOfTwo(size_t n) {
+  size_t p = 1;
+  while (p < n)
+    p <<= 1;
+  return p;
+}
+
+bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
+  const FlyEmuLaunchConfig &c = l.config;
+  const uint32_t n = c.block[0] * c.block[1] * c.block[2];
+  const uint32_t waveSize = c.wave_size;
+  launch = &l;
+  if (!stacks.reserve(n, c.stack_bytes)) {
+    l.fail("emulator: cannot map " + std::to_string(n) + " fiber stacks of " +
+           std::to_string(c.stack_bytes) + " bytes");
+    return false;
+  }
+  size_t ldsWant = c.lds_bytes ? c.lds_bytes : 64;
+  if (ldsCapacity < ldsWant) {
+    size_t bytes = (ldsWant + 63) / 64 * 64;
+    lds.reset(static_cast<unsigned char *>(std::aligned_alloc(64, bytes)));
+    ldsCapacity = lds ? bytes : 0;
+    if (!lds) {
+      l.fail("emulator: cannot allocate " + std::to_string(bytes) +
+             " bytes of LDS");
+      return false;
+    }
+  }
+  if (fibers.size() < n) {
+    fibers.resize(n);
+    geometryValid = false; // the contexts moved
+  }
+  const uint32_t numWaves = (n + waveSize - 1) / waveSize;
+  if (waves.size() < numWaves)
+    waves.resize(numWaves);
+  size_t ring = nextPowerOfTwo(n);
+  if (ready.size() < ring)
+    ready.resize(ring);
+  readyMask = ready.size() - 1;
+  head = tail = 0;
+  barrierWaiters.clear();
+  barrierWaiters.reserve(n);
+
+  for (uint32_t w = 0; w < numWaves; ++w) {
+    Wave &wave = waves[w];
+    wave.firstFiber = w * waveSize;
+    wave.live = std::min(waveSize, n - w * waveSize);
+    wave.parked = wave.atBarrier = 0;
+    wave.op = WaveOp::None;
+    wave.lanes.size = waveSize;
+    wave.lanes.exec = 0;
+  }
+  // The contexts' geometry (ids, sizes, LDS) is the same for every
+  // workgroup of a launch: lay it out only when it changes.
+  const bool sameGeometry =
+      geometryValid && std::memcmp(geometry.block, c.block, sizeof c.block) == 0 &&
+      std::memcmp(geometry.grid, c.grid, sizeof c.grid) == 0 &&
+      geometry.wave_size == waveSize && geometryLds == lds.get();
+  if (!sameGeometry)
+    layOutContexts(c);
+  for (uint32_t flat = 0; flat < n; ++flat) {
+    Fiber &f = fibers[flat];
+    f.ctx.workgroup_id[0] = id[0];
+    f.ctx.workgroup_id[1] = id[1];
+    f.ctx.workgroup_id[2] = id[2];
+    f.started = false;
+    f.sp = nullptr; // its stack is laid out if it is ever switched to
+    push(&f);
+  }
+  live = n;
+  atBarrier = 0;
+  aborted = false;
+  return true;
+}
+
+void WorkgroupRunner::layOutContexts(const FlyEmuLaunchConfig &c) {
+  // Ids without divisions: x fastest, then y, then z.
+  const uint32_t waveSize = c.wave_size;
+  uint32_t flat = 0;
+  for (uint32_t z = 0; z < c.block[2]; ++z)
+    for (uint32_t y = 0; y < c.block[1]; ++y)
+      for (uint32_t x = 0; x < c.block[0]; ++x, ++flat) {
+        Fiber &f = fibers[flat];
+        FlyEmuContext &ctx = f.ctx;
+        ctx.work_item_id[0] = x;
+        ctx.work_item_id[1] = y;
+        ctx.work_item_id[2] = z;
+        for (int d = 0; d < 3; ++d) {
+          ctx.workgroup_size[d] = c.block[d];
+          ctx.grid_size[d] = c.grid[d];
+        }
+        ctx.flat_work_item_id = flat;
+        ctx.lane_id = flat & (waveSize - 1);
+        ctx.wave_id = flat / waveSize; // a shift: waveSize is 32 or 64
+        ctx.wave_size = waveSize;
+        ctx.lds = lds.get();
+        ctx.runtime = &f;
+        f.runner = this;
+      }
+  geometry = c;
+  geometryLds = lds.get();
+  geometryValid = true;
+}
+
+static thread_local WorkgroupRunner *activeRunner = nullptr;
+
+WorkgroupRunner *WorkgroupRunner::active() { return activeRunner; }
+
+void WorkgroupRunner::run(LaunchState &l, const uint32_t id[3]) {
+  if (!altStackReady)
+    altStackReady = ensureAltStack();
+  if (!prepare(l, id))
+    return;
+  activeRunner = this;
+  // Control comes back here only when no fiber is ready (see park/leave),
+  // or from the fault handler after a stack overflow.
+  while (!aborted && !l.aborted.load(std::memory_order_relaxed))
+    if (Fiber *f = pop())
+      switchTo(&schedulerSp, f);
+    else
+      break;
+  activeRunner = nullptr;
+  current = nullptr;
+  if (Fiber *f = overflowed) {
+    const FlyEmuContext &c = f->ctx;
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "kernel stack overflow in workgroup (%u,%u,%u), work-item "
+                  "(%u,%u,%u): its fiber stack of %zu bytes is too small "
+                  "(FlyEmuLaunchConfig.stack_bytes)",
+                  c.workgroup_id[0], c.workgroup_id[1], c.workgroup_id[2],
+                  c.work_item_id[0], c.work_item_id[1], c.work_item_id[2],
+                  stacks.stackBytes());
+    l.fail(message);
+    overflowed = nullptr;
+    return;
+  }
+  if (!aborted && live != 0 && !l.aborted.load(std::memory_order_relaxed))
+    l.fail("emulator: workgroup (" + std::to_string(id[0]) + "," +
+           std::to_string(id[1]) + "," + std::to_string(id[2]) +
+           ") deadlocked: " + std::to_string(live) +
+           " work-items wait for each other");
+  launch = nullptr;
+}
+
+void WorkgroupRunner::park(Fiber &self) {
+  // Another workgroup's trap stops this one at its next switch point.
+  if (launch->aborted.load(std::memory_order_relaxed))
+    aborted = true;
+  Fiber *next = aborted ? nullptr : pop();
+  if (next) {
+    switchTo(&self.sp, next);
+  } else {
+    current = nullptr;
+    fly_emu_switch(&self.sp, schedulerSp);
+  }
+}
+
+void WorkgroupRunner::leave(Fiber &self) {
+  Fiber *next = aborted ? nullptr : pop();
+  if (next) {
+    switchTo(&self.sp, next);
+  } else {
+    current = nullptr;
+    fly_emu_switch(&self.sp, schedulerSp);
+  }
+  __builtin_unreachable(); // nothing resumes a fiber that left
+}
+
+void WorkgroupRunner::switchTo(void **save, Fiber *next) {
+  if (!next->sp)
+    next->sp = prepareStack(stacks.top(next->ctx.flat_work_item_id),
+                            fiberMain, next);
+  current = next;
+  fly_emu_switch(save, next->sp);
+}
+
+void WorkgroupRunner::releaseBarrier() {
+  for (Fiber *f : barrierWaiters) {
+    waveOf(*f).atBarrier = 0;
+    push(f);
+  }
+  barrierWaiters.clear();
+  atBarrier = 0;
+}
+
+void WorkgroupRunner::fire(Wave &wave, const Fiber *self) {
+  computeWaveOp(wave.op, wave.lanes);
+  uint64_t exec = wave.lanes.exec;
+  while (exec) {
+    uint32_t lane = uint32_t(__builtin_ctzll(exec));
+    exec &= exec - 1;
+    Fiber *f = &fibers[wave.firstFiber + lane];
+    if (f != self)
+      push(f);
+  }
+  wave.parked = 0;
+  wave.lanes.exec = 0;
+  wave.op = WaveOp::None;
+}
+
+void WorkgroupRunner::barrier(Fiber &self) {
+  Wave &wave = waveOf(self);
+  ++atBarrier;
+  if (atBarrier == live) {
+    // Last arrival: everyone else waits here, so no collective is pending.
+    releaseBarrier();
+    return;
+  }
+  ++wave.atBarrier;
+  // Lanes of this wave waiting at a collective were waiting for this lane;
+  // it went another way, so they run the collective without it.
+  if (wave.parked && wave.parked + wave.atBarrier == wave.live)
+    fire(wave, nullptr);
+  barrierWaiters.push_back(&self);
+  park(self);
+}
+
+uint64_t WorkgroupRunner::collective(Fiber &self, WaveOp op, uint64_t value,
+                                     uint32_t aux) {
+  Wave &wave = waveOf(self);
+  const uint32_t lane = self.ctx.lane_id;
+  if (wave.parked && wave.op != op) {
+    // A buffer, not a std::string: trap never returns to free it.
+    char message[128];
+    std::snprintf(message, sizeof message,
+                  "lanes of wave %u diverged across different wave operations "
+                  "(%s and %s)",
+                  self.ctx.wave_id, waveOpName(wave.op), waveOpName(op));
+    trap(self, message);
+  }
+  wave.op = op;
+  wave.lanes.in[lane] = value;
+  wave.lanes.aux[lane] = aux;
+  wave.lanes.exec |= uint64_t(1) << lane;
+  if (++wave.parked + wave.atBarrier == wave.live)
+    fire(wave, &self);
+  else
+    park(self);
+  return wave.lanes.out[lane];
+}
+
+Fiber *WorkgroupRunner::exit(Fiber &self) {
+  Wave &wave = waveOf(self);
+  --live;
+  --wave.live;
+  if (wave.parked && wave.parked + wave.atBarrier == wave.live)
+    fire(wave, nullptr);
+  if (atBarrier && atBarrier == live)
+    releaseBarrier();
+  // This stack is free now, and a work-item that has not started needs
+  // nothing but a stack: run it here, without a switch. A kernel without
+  // barriers or collectives so runs its whole workgroup on one stack.
+  if (!aborted && head != tail && !ready[head & readyMask]->started)
+    return pop();
+  leave(self);
+}
+
+void WorkgroupRunner::trap(Fiber &self, const char *message) {
+  const FlyEmuContext &c = self.ctx;
+  char where[160];
+  std::snprintf(where, sizeof where,
+                "kernel trap in workgroup (%u,%u,%u), work-item (%u,%u,%u): ",
+                c.workgroup_id[0], c.workgroup_id[1], c.workgroup_id[2],
+                c.work_item_id[0], c.work_item_id[1], c.work_item_id[2]);
+  launch->fail(std::string(where) + (message ? message : "(no message)"));
+  aborted = true;
+  leave(self);
+}
+
+} // namespace fly::emu
+
+// ---- The C ABI called by generated code -----------------------------------
+
+using fly::emu::Fiber;
+using fly::emu::WaveOp;
+
+static inline Fiber &fiberOf(FlyEmuContext *ctx) {
+  return *static_cast<Fiber *>(ctx->runtime);
+}
+
+extern "C" {
+
+uint32_t fly_emu_work_item_id(const FlyEmuContext *ctx, uint32_t dim) {
+  return ctx->work_item_id[dim];
+}
+uint32_t fly_emu_workgroup_id(const FlyEmuContext *ctx, uint32_t dim) {
+  return ctx->workgroup_id[dim];
+}
+uint32_t fly_emu_workgroup_size(const FlyEmuContext *ctx, uint32_t dim) {
+  return ctx->workgroup_size[dim];
+}
+uint32_t fly_emu_grid_size(const FlyEmuContext *ctx, uint32_t dim) {
+  return ctx->grid_size[dim];
+}
+void *fly_emu_lds_base(const FlyEmuContext *ctx) { return ctx->lds; }
+
+void fly_emu_barrier(FlyEmuContext *ctx) {
+  Fiber &f = fiberOf(ctx);
+  f.runner->barrier(f);
+}
+
+uint32_t fly_emu_readlane(FlyEmuContext *ctx, uint32_t value, uint32_t lane) {
+  Fiber &f = fiberOf(ctx);
+  return uint32_t(f.runner->collective(f, WaveOp::ReadLane, value, lane));
+}
+
+uint32_t fly_emu_readfirstlane(FlyEmuContext *ctx, uint32_t value) {
+  Fiber &f = fiberOf(ctx);
+  return uint32_t(f.runner->collective(f, WaveOp::ReadFirstLane, value, 0));
+}
+
+uint32_t fly_emu_ds_bpermute(FlyEmuContext *ctx, uint32_t addr,
+                             uint32_t value) {
+  Fiber &f = fiberOf(ctx);
+  return uint32_t(f.runner->collective(f, WaveOp::BPermute, value, addr));
+}
+
+uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate) {
+  Fiber &f = fiberOf(ctx);
+  return f.runner->collective(f, WaveOp::Ballot, predicate != 0, 0);
+}
+
+void fly_emu_trap(FlyEmuContext *ctx, const char *message) {
+  Fiber &f = fiberOf(ctx);
+  f.runner->trap(f, message);
+}
+
+} // extern "C"

@@ -1,0 +1,141 @@
+//===- Workgroup.h - A workgroup as fibers on one OS thread -----*- C++ -*-===//
+//
+// A WorkgroupRunner belongs to one OS thread and runs the workgroups that
+// thread takes from a launch, one at a time, each as one fiber per
+// work-item. Fibers switch directly to the next ready fiber when they park
+// (at a barrier or a wave collective); the runner's own stack ("the
+// scheduler") is entered only when nothing is ready: the workgroup is done,
+// aborted, or deadlocked.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_RUNTIME_EMU_WORKGROUP_H
+#define FLY_RUNTIME_EMU_WORKGROUP_H
+
+#include "Fiber.h"
+#include "WaveOps.h"
+
+#include "fly/runtime/Emu.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fly::emu {
+
+// What every thread of a launch shares: the kernel, its geometry, the next
+// workgroup to take, and the first error.
+struct LaunchState {
+  FlyEmuKernelFn kernel = nullptr;
+  void *args = nullptr;
+  FlyEmuLaunchConfig config{}; // normalised: no zero defaults left
+  uint64_t numWorkgroups = 0;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> aborted{false};
+  std::mutex errorMutex;
+  std::string error;
+
+  // Records `message` unless an earlier error was recorded, and stops the
+  // launch.
+  void fail(std::string message);
+};
+
+class WorkgroupRunner;
+
+struct Fiber {
+  FlyEmuContext ctx; // ctx.runtime points back at this Fiber
+  void *sp = nullptr;
+  WorkgroupRunner *runner = nullptr;
+  bool started = false; // has run; until then it has no state but its ids
+};
+
+// The lanes of one wave and the collective they are gathering for.
+struct Wave {
+  uint32_t firstFiber = 0; // flat id of lane 0
+  uint32_t live = 0;       // lanes that have not returned
+  uint32_t parked = 0;     // lanes parked at the pending collective
+  uint32_t atBarrier = 0;  // lanes parked at a barrier
+  WaveOp op = WaveOp::None;
+  WaveLanes lanes;
+};
+
+class WorkgroupRunner {
+public:
+  // The calling OS thread's runner.
+  static WorkgroupRunner &forThisThread();
+
+  // Runs workgroup `id` of `launch` until all its work-items return, or the
+  // launch is aborted.
+  void run(LaunchState &launch, const uint32_t id[3]);
+
+  // Called on a fiber, through the C ABI.
+  void barrier(Fiber &self);
+  uint64_t collective(Fiber &self, WaveOp op, uint64_t value, uint32_t aux);
+  [[noreturn]] void trap(Fiber &self, const char *message);
+  // The bookkeeping of a returned work-item; then either the next ready
+  // work-item if it has not started (the caller runs it on the same stack)
+  // or a switch away for good.
+  Fiber *exit(Fiber &self);
+
+  // Resident bytes of this thread's fiber stacks.
+  size_t committedStackBytes() const { return stacks.committedBytes(); }
+
+  // The runner of the calling thread while it runs a workgroup, else null.
+  static WorkgroupRunner *active();
+  // Called by the SIGSEGV handler (StackGuard.cpp) of this runner's thread:
+  // a fault at `address` in a fiber's guard zone is a stack overflow;
+  // the fiber is abandoned by resuming the scheduler in `ucontext` and the
+  // launch fails. False for any other fault.
+  bool catchStackOverflow(const void *address, void *ucontext);
+
+private:
+  static void fiberMain(void *fiber);
+  bool prepare(LaunchState &launch, const uint32_t id[3]);
+  void layOutContexts(const FlyEmuLaunchConfig &config);
+  void park(Fiber &self);
+  [[noreturn]] void leave(Fiber &self);
+  // Switches to a ready fiber, laying out its stack first if it never ran.
+  void switchTo(void **save, Fiber *next);
+  void push(Fiber *f) { ready[tail++ & readyMask] = f; }
+  Fiber *pop() { return head == tail ? nullptr : ready[head++ & readyMask]; }
+  Wave &waveOf(const Fiber &f) { return waves[f.ctx.wave_id]; }
+  void fire(Wave &wave, const Fiber *self);
+  void releaseBarrier();
+
+  LaunchState *launch = nullptr;
+  StackArena stacks;
+  std::vector<Fiber> fibers;
+  std::vector<Wave> waves;
+  std::vector<Fiber *> ready; // ring of a power-of-two size
+  size_t readyMask = 0, head = 0, tail = 0;
+  std::vector<Fiber *> barrierWaiters;
+  void *schedulerSp = nullptr;
+  uint32_t live = 0, atBarrier = 0;
+  bool aborted = false;
+  Fiber *current = nullptr;    // the running fiber, for the fault handler
+  Fiber *overflowed = nullptr; // set by catchStackOverflow
+  bool altStackReady = false;
+  struct FreeDeleter {
+    void operator()(void *p) const;
+  };
+  std::unique_ptr<unsigned char, FreeDeleter> lds;
+  size_t ldsCapacity = 0;
+  // What the fibers' contexts were laid out for (layOutContexts).
+  FlyEmuLaunchConfig geometry{};
+  void *geometryLds = nullptr;
+  bool geometryValid = false;
+};
+
+// StackGuard.cpp: turns guard-zone faults of fiber stacks into launch
+// errors. installStackGuard installs the process's SIGSEGV handler (once,
+// chaining to the previous one); ensureAltStack gives the calling thread a
+// signal stack (the faulting fiber has no stack left to run a handler on).
+void installStackGuard();
+bool ensureAltStack();
+
+} // namespace fly::emu
+
+#endif // FLY_RUNTIME_EMU_WORKGROUP_H
