@@ -42,6 +42,7 @@ tools = {
     "llvm-objdump": config.llvm_tools_dir,
     "llvm-readelf": config.llvm_tools_dir,
     "mlir-runner": config.llvm_tools_dir,
+    "mlir-translate": config.llvm_tools_dir,
 }
 for name, directory in tools.items():
     path = os.path.join(directory, name)

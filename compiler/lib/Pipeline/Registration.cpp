@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Conversion/FlyToROCDL/Passes.h"
+#include "fly/Conversion/ROCDLToEmu/Passes.h"
 #include "fly/Dialect/Fly/Transforms/Passes.h"
 #include "fly/Dialect/FlyROCDL/Transforms/Passes.h"
 #include "fly/Pipeline/Passes.h"
@@ -135,6 +136,7 @@ void mlir::fly::registerFlyPipelines() {
     registerFlyPasses();
     registerFlyROCDLPasses();
     registerFlyToROCDLPasses();
+    registerROCDLToEmuPasses();
     registerFlyPipelinePasses();
     registerPassPipeline(
         "fly-pipeline",

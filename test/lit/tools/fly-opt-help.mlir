@@ -2,6 +2,7 @@
 // one-line summary (SPEC §8).
 // RUN: fly-opt --help | FileCheck %s
 
+// CHECK-DAG: --convert-rocdl-to-emu {{.*}}- Rewrite the ROCDL kernels of a gpu.module into host code for the CPU emulator
 // CHECK-DAG: --convert-fly-to-rocdl {{.*}}- Lower fly pointers, memory accesses and atom calls to the llvm dialect
 // CHECK-DAG: --fly-convert-atom-call-to-ssa-form {{.*}}- Atom calls on register fragments become value-form calls
 // CHECK-DAG: --fly-canonicalize {{.*}}- Fold every Fly op whose result is fully static to its normal form

@@ -9,8 +9,10 @@
  * Execution model
  *   - Every work-item is a fiber with its own small stack. The kernel entry
  *     is called once per work-item:  void kernel(FlyEmuContext *, void *args)
- *     where `args` is the kernel argument block (the bytes the GPU would see
- *     as its kernarg segment, passed through untouched).
+ *     where `args` is passed through untouched from the launch: the
+ *     launch's parameter array (`void **`, one pointer per kernel argument,
+ *     as hipModuleLaunchKernel and the launch table take it), which the
+ *     entries that convert-rocdl-to-emu generates read their arguments from.
  *   - A workgroup's fibers all run on one OS thread, switching only at
  *     barriers, wave collectives, and exit. Straight-line code between those
  *     points runs as native host code, one work-item after the other.

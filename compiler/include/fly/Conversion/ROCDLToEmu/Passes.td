@@ -1,0 +1,79 @@
+//===- Passes.td - Conversion of ROCDL kernels to emulator code -*- tablegen -*-===//
+//
+// One entry per pass; each pass is one file in lib/Conversion/ROCDLToEmu.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_CONVERSION_ROCDLTOEMU_PASSES_TD
+#define FLY_CONVERSION_ROCDLTOEMU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite the ROCDL kernels of a gpu.module into host code "
+                "for the CPU emulator";
+  let description = [{
+    Takes a gpu.module after stage A (llvm.func kernels marked `rocdl.kernel`,
+    ROCDL ops, pointers in address spaces 1, 3, 5) and rewrites it in place
+    into host code against the emulator's C ABI (runtime/include/fly/runtime/
+    Emu.h, SPEC §9). The result is plain llvm dialect that
+    `mlir-translate --mlir-to-llvmir` translates for the host.
+
+    Kernels. Each `llvm.func @k(T0, ..., Tn) {rocdl.kernel}` becomes
+      - `llvm.func internal @k_body(%ctx: !llvm.ptr, T0', ..., Tn')`, the
+        old body, where `%ctx` is the work-item's `FlyEmuContext *`;
+      - `llvm.func @k(%ctx: !llvm.ptr, %params: !llvm.ptr)`, the entry
+        (`FlyEmuKernelFn`), marked `fly.emu.kernel`: `%params` is a `void **`
+        array with one pointer per kernel argument, as mgpuLaunchKernel and
+        hipModuleLaunchKernel take them; argument i is loaded from
+        `*params[i]` and the entry calls the body.
+      The body loses the `rocdl.*` and `gpu.*` function attributes; its
+      `fly.*` ones move to the entry, which also gets `gpu.kernel` (a host
+      gpu.launch_func of @k must still verify). The gpu.module loses its `llvm.data_layout`
+      and `llvm.target_triple` (the host JIT supplies its own).
+
+    Operations (in kernels), with `%ctx` loads at the ABI's byte offsets:
+      - `rocdl.workitem.id.{x,y,z}`: i32 at 0/4/8; `rocdl.workgroup.id.*`:
+        12/16/20; `rocdl.workgroup.dim.*` (gpu.block_dim): 24/28/32;
+        `rocdl.grid.dim.*` (gpu.grid_dim, in workgroups): 36/40/44;
+        `rocdl.wavefrontsize`: 60. A wider integer result is zero-extended.
+      - `rocdl.barrier`, `rocdl.s.barrier` and `rocdl.s.barrier.wait -1`
+        become `llvm.call @fly_emu_barrier(%ctx)`; `rocdl.s.barrier.signal -1`
+        is erased: a split barrier is one emulator barrier at its wait,
+        since only after the wait may a work-item rely on the others having
+        arrived (parking earlier would also be legal, parking at the wait
+        keeps the code between signal and wait in its own phase).
+      - Waits on memory counters (`rocdl.s.waitcnt`, `rocdl.s.wait.dscnt`,
+        `.loadcnt`, `.storecnt`, `.expcnt`) and scheduling hints
+        (`rocdl.sched.barrier`, `rocdl.s.setprio`, `rocdl.s.sleep`,
+        `rocdl.s.nop`) are erased: a work-item's memory operations complete
+        in program order on the host.
+    The runtime functions used are declared as external llvm.funcs.
+
+    LDS. Every llvm.mlir.global in address space 3 is laid out in one
+    per-workgroup block at `ctx->lds` (loaded from offset 64): the static
+    globals first, in module order, each at its alignment, then the
+    external zero-sized dynamic ones (`__fly_dyn_shared`) all at the end of
+    the static part rounded up to their alignment. `llvm.mlir.addressof` of
+    one becomes an i8 getelementptr from `ctx->lds`; the globals are erased.
+    The gpu.module gets `fly.emu.static_lds_bytes` (i32): where the
+    dynamic part starts, the bytes a launch must add to its dynamic size.
+    A static LDS global with an initializer other than undef is an error.
+
+    Address spaces. Every `!llvm.ptr<N>` anywhere in the module (values,
+    block arguments, function types, nested in structs or vectors, type
+    attributes) becomes `!llvm.ptr`; globals move to address space 0;
+    `llvm.addrspacecast` becomes its operand. Private allocas stay allocas.
+
+    Not handled yet, each an error naming the operation: any other ROCDL op
+    (wave collectives such as readlane, ds_bpermute, ballot, mbcnt;
+    buffer-resource loads and stores; MFMA/WMMA; named barriers), a call of
+    an `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_` device-library
+    function, pointers in address spaces 7, 8 or 9 (buffer resources), and
+    ids, barriers or LDS addresses used outside a kernel (device functions
+    would need the context threaded through their calls).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // FLY_CONVERSION_ROCDLTOEMU_PASSES_TD
