@@ -26,6 +26,7 @@ from conftest import REPO_ROOT, _build_tool
 
 sys.path.insert(0, str(REPO_ROOT / "frontend" / "python"))
 import flydsl.compiler as flyc  # noqa: E402
+import flydsl.expr as fx  # noqa: E402
 from flydsl import _fly  # noqa: E402
 
 TILE_M, TILE_N = 16, 64
@@ -311,6 +312,38 @@ def test_jit_call_without_a_runtime_says_so(monkeypatch):
         a = np.zeros((16, 64), np.float32)
         with pytest.raises(flyc.FlyDSLError, match="no runtime"):
             example.vector_add(a, a.copy(), a.copy())
+    finally:
+        monkeypatch.undo()
+        flyc.Environment.reload()
+
+
+@flyc.kernel
+def _touch(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor):
+    A[0, 0] = B[0, 0] + C[0, 0]
+
+
+@flyc.jit
+def _touch_all(A, B, C):
+    _touch(A, B, C).launch(grid=(1, 1, 1), block=(1, 1, 1))
+
+
+@pytest.mark.parametrize("shape", [(7, 1), (1, 9), (5, 6)])
+def test_packed_leaves_match_the_descriptors(monkeypatch, shape):
+    """The fast packing of raw numpy arrays gives the leaves that
+    mark_layout_dynamic's descriptor gives, also when several dimensions
+    have unit stride."""
+    monkeypatch.setenv("COMPILE_ONLY", "1")
+    flyc.Environment.reload()
+    try:
+        arrays = [np.zeros(shape, np.float32) for _ in range(3)]
+        compiled = flyc.compile(_touch_all, *arrays)
+        fast = compiled.pack(*arrays)
+        descriptors = [flyc.from_dlpack(a).mark_layout_dynamic() for a in arrays]
+        words = []
+        for a, d in zip(arrays, descriptors):
+            words += [d.address] + d.dynamic_leaves()
+        (info,) = compiled.host_functions
+        assert fast == struct.pack(info["pack_format"], *words)
     finally:
         monkeypatch.undo()
         flyc.Environment.reload()

@@ -253,16 +253,20 @@ class CompiledFunction:
                             [(a["abi"].split(":")[0], int(a["abi"].split(":")[1]))
                              for a in info["arguments"]])
         layout, fields = self._packer
-        bound = self.signature.bind(*args, **kwargs)
-        bound.apply_defaults()
+        if not kwargs and len(args) == len(self.signature.parameters):
+            arguments = dict(zip(self.signature.parameters, args))
+        else:
+            bound = self.signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            arguments = bound.arguments
         values = []
         for kind, index in fields:
             name = self.arg_names[index]
-            value = bound.arguments[name]
+            value = arguments[name]
             if kind == "ptr":
-                values.append(_descriptor(value, name).address)
+                values.append(_address(value, name))
             elif kind == "leaves":
-                values.extend(_descriptor(value, name).dynamic_leaves())
+                values.extend(_dynamic_leaves(value, name))
             elif isinstance(value, Stream):
                 values.append(value.handle)
             elif hasattr(value, "host_value"):  # an fx numeric made outside a trace
@@ -307,6 +311,24 @@ def _ensure_runtime(env) -> None:
         _runtime_choice[kind] = problem
     if kind == "hip" and _runtime_choice[kind]:
         raise FlyDSLError(f"no runtime: FLYDSL_RUNTIME_KIND=hip, but {_runtime_choice[kind]}")
+
+
+def _address(value, name) -> int:
+    if type(value).__name__ == "ndarray":
+        return value.__array_interface__["data"][0]
+    return _descriptor(value, name).address
+
+
+def _dynamic_leaves(value, name) -> list:
+    """A tensor's dynamic leaves; for a raw numpy array (every extent and
+    every stride but the unit one dynamic, mark_layout_dynamic's rule)
+    straight from its shape and strides."""
+    if type(value).__name__ == "ndarray" and value.ndim:
+        itemsize = value.itemsize
+        strides = [s // itemsize for s in value.strides]
+        lead = strides.index(1) if 1 in strides else None  # the first unit stride
+        return list(value.shape) + [x for i, x in enumerate(strides) if i != lead]
+    return _descriptor(value, name).dynamic_leaves()
 
 
 def _descriptor(value, name):
