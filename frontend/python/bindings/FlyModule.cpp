@@ -305,6 +305,21 @@ NB_MODULE(_fly, m) {
   registerHostEntry(m);
   registerHipRuntime(m);
 
+  m.def(
+      "data_address",
+      [](nb::handle array) -> uintptr_t {
+        // The first element's address of anything with the buffer
+        // protocol (numpy arrays, strided views too): what a call packs for
+        // a tensor, without building __array_interface__'s dictionary.
+        Py_buffer view;
+        if (PyObject_GetBuffer(array.ptr(), &view, PyBUF_STRIDES) != 0)
+          throw nb::python_error();
+        uintptr_t address = reinterpret_cast<uintptr_t>(view.buf);
+        PyBuffer_Release(&view);
+        return address;
+      },
+      "array"_a, "The address of a buffer's first element");
+
   m.def("supported_chips", [] {
     std::vector<std::string> names;
     for (const fly::target::ChipInfo &chip : fly::target::supportedChips())

@@ -315,7 +315,7 @@ def _ensure_runtime(env) -> None:
 
 def _address(value, name) -> int:
     if type(value).__name__ == "ndarray":
-        return value.__array_interface__["data"][0]
+        return _fly.data_address(value)
     return _descriptor(value, name).address
 
 
@@ -365,7 +365,7 @@ class JitFunction:
             if t is int or t is float or t is bool:
                 key.append(t)
             elif t.__name__ == "ndarray":
-                key.append((t, a.dtype.char, a.strides, a.__array_interface__["data"][0] & 15))
+                key.append((t, a.dtype.char, a.strides, _fly.data_address(a) & 15))
             elif t.__name__ == "Tensor" and hasattr(a, "data_ptr"):  # torch
                 key.append((t, a.dtype, a.stride(), a.data_ptr() & 15))
             else:
