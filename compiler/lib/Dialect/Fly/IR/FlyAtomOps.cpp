@@ -461,15 +461,17 @@ static LogicalResult checkAtomicDestination(Operation *op, Type atomLike,
   return success();
 }
 
+/// The operands of an MMA call, in the order of the element types.
+static const char *const kMmaOperandNames[] = {"D", "A", "B", "C"};
+
 /// Element types of an MMA: d, a, b and c those of the MMA operation.
 static LogicalResult checkMmaElements(Operation *op, Type atomLike,
                                       std::array<Type, 4> elements) {
   std::array<Type, 4> want = getMmaElementTypes(getMmaAtomType(atomLike));
-  static const char *names[] = {"D", "A", "B", "C"};
   for (int i = 0; i < 4; ++i)
     if (elements[i] != want[i])
       return op->emitOpError("element type ")
-             << elements[i] << " of " << names[i]
+             << elements[i] << " of " << kMmaOperandNames[i]
              << " differs from the atom's " << want[i];
   return success();
 }
@@ -560,13 +562,12 @@ LogicalResult MmaAtomCallOp::verify() {
   if (ar.failed())
     return emitOpError() << ar.error();
   std::array<int64_t, 4> want = mmaValueCounts(ar, atom);
-  static const char *names[] = {"D", "A", "B", "C"};
   for (int i = 0; i < 4; ++i) {
     TensorValue tensor = tensorOf(operands[i]);
     const Layout &l = partitionedLayout(tensor);
     Int n = algebra::size(ar, l);
     if (ar.failed() || !n.isStatic() || n.value() != want[i])
-      return emitOpError() << names[i] << " " << toString(l) << " has "
+      return emitOpError() << kMmaOperandNames[i] << " " << toString(l) << " has "
                            << toString(n) << " values, the atom takes "
                            << want[i];
   }
@@ -638,13 +639,12 @@ LogicalResult MmaAtomCallSSAOp::verify() {
   std::array<Type, 4> want = getMmaElementTypes(getMmaAtomType(getAtom().getType()));
   std::array<Type, 4> types = {getResult().getType(), getA().getType(),
                                getB().getType(), getC().getType()};
-  static const char *names[] = {"D", "A", "B", "C"};
   for (int i = 0; i < 4; ++i) {
     auto v = cast<VectorType>(types[i]);
     if (v.getRank() != 1 || v.getNumElements() != counts[i] ||
         v.getElementType() != want[i])
       return emitOpError()
-             << names[i] << " must be a " << VectorType::get({counts[i]}, want[i])
+             << kMmaOperandNames[i] << " must be a " << VectorType::get({counts[i]}, want[i])
              << ", not " << types[i];
   }
   return success();
