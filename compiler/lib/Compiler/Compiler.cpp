@@ -7,7 +7,10 @@
 #include "fly/Target/Compile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "fly/Target/Chip.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -19,6 +22,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -159,6 +163,70 @@ void dumpDeviceLLVMIR(ModuleOp module, DumpAfterEachPass &dump) {
     dump.write(gpuModule.getSymName().str() + ".ll",
                [&](llvm::raw_ostream &os) { ir->print(os, nullptr); });
   });
+}
+
+/// Options.emulator: every gpu.module (after stage A) through
+/// convert-rocdl-to-emu and what stage B would convert of vector and arith
+/// ops, translated to LLVM bitcode for this host, and replaced by a
+/// gpu.binary holding that bitcode (the object the host entry embeds and
+/// hands to the emulator's module_load).
+llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
+                              Artifact &artifact) {
+  MLIRContext *ctx = module.getContext();
+  const ::fly::target::ChipInfo *chip =
+      ::fly::target::lookupChip(options.pipeline.chip);
+  if (!chip)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unknown chip " + options.pipeline.chip);
+  PassManager pm(ctx, ModuleOp::getOperationName());
+  if (failed(parsePassPipeline(
+          "gpu.module(convert-rocdl-to-emu,convert-vector-to-llvm,"
+          "convert-arith-to-llvm,reconcile-unrealized-casts)",
+          pm)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "convert-rocdl-to-emu is not registered");
+  if (failed(pm.run(module)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "convert-rocdl-to-emu failed");
+  SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+  for (gpu::GPUModuleOp gpuModule : gpuModules) {
+    OwningOpRef<ModuleOp> host = ModuleOp::create(gpuModule.getLoc());
+    for (Operation &op : gpuModule.getBody()->getOperations())
+      host->getBody()->push_back(op.clone());
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> ir =
+        translateModuleToLLVMIR(*host, llvmContext, gpuModule.getSymName());
+    if (!ir)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "a converted kernel does not translate");
+    if (llvm::Error err = setHostTarget(*ir))
+      return err;
+    uint64_t staticLDS = 0;
+    if (auto attr = gpuModule->getAttrOfType<IntegerAttr>(
+            "fly.emu.static_lds_bytes"))
+      staticLDS = attr.getValue().getZExtValue();
+    auto *i32 = llvm::Type::getInt32Ty(llvmContext);
+    for (auto [name, value] :
+         {std::pair<const char *, uint64_t>{"__fly_emu_wave_size", chip->waveSize},
+          {"__fly_emu_static_lds_bytes", staticLDS}})
+      new llvm::GlobalVariable(*ir, i32, /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage,
+                               llvm::ConstantInt::get(i32, value), name);
+    std::string bitcode;
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*ir, os);
+    os.flush();
+    OpBuilder builder(gpuModule);
+    auto object = gpu::ObjectAttr::get(
+        ctx, ROCDL::ROCDLTargetAttr::get(ctx), gpu::CompilationTarget::Binary,
+        builder.getStringAttr(bitcode), nullptr, nullptr);
+    gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getSymName(),
+                          nullptr, builder.getArrayAttr({object}));
+    artifact.codeObjects.push_back({gpuModule.getSymName().str(),
+                                    "emu-" + options.pipeline.chip, bitcode});
+    gpuModule.erase();
+  }
+  return llvm::Error::success();
 }
 
 /// The kernels of the gpu.modules after stage A, with their ABI.
@@ -506,6 +574,23 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
     return std::move(err);
   Artifact artifact;
   artifact.kernels = collectKernels(*module);
+  if (options.emulator) {
+    if (llvm::Error err = emulateGPUModules(*module, options, artifact)) {
+      if (!diagnostics.hadErrors())
+        return std::move(err);
+      llvm::consumeError(std::move(err));
+      return diagnostics.takeError("the kernels do not convert for the emulator");
+    }
+    if (llvm::Error err = runStage(Stage::BinaryPrep))
+      return std::move(err);
+    if (llvm::Error err = translateHost(*module, artifact, dump.get())) {
+      if (!diagnostics.hadErrors())
+        return std::move(err);
+      llvm::consumeError(std::move(err));
+      return diagnostics.takeError("the host functions do not translate");
+    }
+    return artifact;
+  }
   if (llvm::Error err = runStage(Stage::BinaryPrep))
     return std::move(err);
   if (dump)

@@ -11,6 +11,7 @@
 #include "fly/Compiler.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Target/Chip.h"
+#include "fly/runtime/EmuRuntime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -235,8 +236,9 @@ NB_MODULE(_fly, m) {
       "compile",
       [](const std::string &text, const std::string &chip, unsigned optLevel,
          const std::string &dumpDir, bool verifyEachPass, bool debugInfo,
-         bool printAfterAll) {
+         bool printAfterAll, bool emulator) {
         fly::CompileOptions options;
+        options.emulator = emulator;
         options.pipeline.chip = chip;
         options.pipeline.optLevel = optLevel;
         options.pipeline.debugInfo = debugInfo;
@@ -288,7 +290,7 @@ NB_MODULE(_fly, m) {
       },
       "text"_a, "chip"_a, "opt_level"_a = 2, "dump_dir"_a = "",
       "verify_each_pass"_a = false, "debug_info"_a = false,
-      "print_after_all"_a = false,
+      "print_after_all"_a = false, "emulator"_a = false,
       "Compiles a module (MLIR text) through stages A, B and C: returns "
       "([(module, chip, code object bytes)], [kernel dicts], host module "
       "bitcode, [host function dicts])");
@@ -304,6 +306,17 @@ NB_MODULE(_fly, m) {
   registerDiskCache(m);
   registerHostEntry(m);
   registerHipRuntime(m);
+
+  m.def(
+      "install_emu_runtime",
+      [] {
+        // The CPU emulator as the launch table (modules: host bitcode made
+        // by compile(..., emulator=True)).
+        if (fly_runtime_install_launch_table(fly_runtime_emu_table()) != 0)
+          raise(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                        "the emulator's launch table was refused"));
+      },
+      "Installs the CPU emulator as the runtime");
 
   m.def(
       "data_address",

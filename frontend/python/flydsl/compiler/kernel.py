@@ -188,8 +188,9 @@ class CompiledFunction:
     _MAGIC = b"FLYDSL-ARTIFACT-2\n"
 
     def __init__(self, name, module_text, code_objects, kernels, host_module=b"",
-                 host_functions=(), arg_names=(), from_cache=False):
+                 host_functions=(), arg_names=(), from_cache=False, emulator=False):
         self.name = name
+        self.emulator = emulator  # compiled for the CPU emulator
         self.module_text = module_text  # the traced module (stage 00)
         self.code_objects = code_objects  # [(module, chip, bytes)]
         self.kernels = kernels  # [dict]
@@ -207,6 +208,7 @@ class CompiledFunction:
         header = json.dumps({"name": self.name, "module_text": self.module_text,
                              "kernels": self.kernels, "host_functions": self.host_functions,
                              "arg_names": self.arg_names, "host_module": len(self.host_module),
+                             "emulator": self.emulator,
                              "code_objects": [[m, c, len(e)] for m, c, e in self.code_objects]})
         data = header.encode()
         return (self._MAGIC + len(data).to_bytes(8, "little") + data
@@ -226,7 +228,8 @@ class CompiledFunction:
             at += length
         host = payload[at:at + header["host_module"]]
         return cls(header["name"], header["module_text"], objects, header["kernels"], host,
-                   header["host_functions"], header["arg_names"], from_cache=True)
+                   header["host_functions"], header["arg_names"], from_cache=True,
+                   emulator=header.get("emulator", False))
 
     @property
     def resources(self):
@@ -235,6 +238,9 @@ class CompiledFunction:
         return {k["name"]: k["resources"] for k in self.kernels}
 
     def isa(self) -> str:
+        if self.emulator:
+            raise FlyDSLError(f"{self.name} is compiled for the CPU emulator: it has no ISA "
+                              "(compile for a chip: FLYDSL_RUNTIME_KIND=hip or COMPILE_ONLY=1)")
         return "\n".join(_fly.disassemble(elf) for _, _, elf in self.code_objects)
 
     def save(self, path: str) -> None:
@@ -279,7 +285,7 @@ class CompiledFunction:
         """Launches the kernels as the traced host function does."""
         if not self.host_module:
             raise FlyDSLError(f"{self.name} has no host function to call")
-        _ensure_runtime(Environment.current())
+        _ensure_runtime(Environment.current(), "emu" if self.emulator else "hip")
         if self._entry is None:
             self._entry = _fly.HostEntry(self.host_module, self.name)
         try:
@@ -288,29 +294,38 @@ class CompiledFunction:
             raise FlyDSLError(f"{self.name}: {err}") from None
 
 
-_runtime_choice: dict = {}  # FLYDSL_RUNTIME_KIND -> None, or why it cannot run
+_hip_problem: list = []  # why HIP cannot run kernels here, once known
 
 
-def _ensure_runtime(env) -> None:
-    """Installs the runtime of FLYDSL_RUNTIME_KIND once per process (SPEC
-    §9): HIP when asked for, or by default when HIP has a device; the CPU
-    emulator otherwise. A runtime installed by other means (the tests'
-    launch-table doubles) is left alone; without any, the launch itself
-    reports "no runtime"."""
+def target_runtime(env) -> str:
+    """"hip" or "emu": what a call will run on, decided before compiling
+    (the emulator needs its own artifact). FLYDSL_RUNTIME_KIND says; by
+    default HIP when it has a device, else the CPU emulator; COMPILE_ONLY
+    compiles for the chip unless the emulator is asked for."""
+    if env.runtime_kind is not None:
+        return env.runtime_kind
+    if env.compile_only:
+        return "hip"
+    if not _hip_problem:
+        status = _fly.hip_runtime_status()
+        _hip_problem.append("" if status.get("device_count")
+                            else status.get("error") or "no HIP device")
+    return "emu" if _hip_problem[0] else "hip"
+
+
+def _ensure_runtime(env, kind: str) -> None:
+    """Installs the runtime of `kind` unless one is installed (the tests'
+    launch-table doubles, or an earlier call)."""
     if _fly.launch_table():
         return
-    kind = env.runtime_kind
-    if kind not in _runtime_choice:
-        problem = None
-        if kind in (None, "hip"):
-            try:
-                _fly.install_hip_runtime()
-            except _fly.Error as err:
-                problem = str(err)
-                _log.info("HIP cannot run kernels here: %s", err)
-        _runtime_choice[kind] = problem
-    if kind == "hip" and _runtime_choice[kind]:
-        raise FlyDSLError(f"no runtime: FLYDSL_RUNTIME_KIND=hip, but {_runtime_choice[kind]}")
+    if kind == "emu":
+        _fly.install_emu_runtime()
+        return
+    try:
+        _fly.install_hip_runtime()
+    except _fly.Error as err:
+        raise FlyDSLError(f"no runtime: FLYDSL_RUNTIME_KIND=hip, but {err}"
+                          if env.runtime_kind == "hip" else f"no runtime: {err}") from None
 
 
 def _address(value, name) -> int:
@@ -416,20 +431,21 @@ class JitFunction:
         bound.apply_defaults()
         specs = self._specs(bound)
         env = Environment.current()
-        key = (specs, env.arch, env.opt_level, env.debug_info)
+        runtime = target_runtime(env)
+        key = (specs, env.arch, env.opt_level, env.debug_info, runtime)
         compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = self._load_or_compile(specs, env)
+            compiled = self._load_or_compile(specs, env, runtime == "emu")
             compiled.signature = self.signature
             self._compiled[key] = compiled
         return compiled
 
-    def _load_or_compile(self, specs, env) -> CompiledFunction:
+    def _load_or_compile(self, specs, env, emulator: bool) -> CompiledFunction:
         """From the disk cache, or traced and compiled (and stored) once
         across processes."""
         if not env.enable_cache:
-            return self._trace_and_compile(specs)
-        fields = key_material(self.fn, specs, env)
+            return self._trace_and_compile(specs, emulator)
+        fields = key_material(self.fn, specs, env) + [("emulator", str(emulator))]
         try:
             cache = _fly.DiskCache.open(env.cache_dir)
         except RuntimeError as err:
@@ -437,7 +453,7 @@ class JitFunction:
         built = []
 
         def build() -> bytes:
-            compiled = self._trace_and_compile(specs)
+            compiled = self._trace_and_compile(specs, emulator)
             built.append(compiled)
             return compiled.to_bytes()
 
@@ -460,7 +476,7 @@ class JitFunction:
             return None
         return compiled(*args, **kwargs)
 
-    def _trace_and_compile(self, specs) -> CompiledFunction:
+    def _trace_and_compile(self, specs, emulator: bool = False) -> CompiledFunction:
         from ..expr import numeric as nm
         from ..expr.algebra import wrap
 
@@ -487,17 +503,18 @@ class JitFunction:
         try:
             objects, kernels, host_module, host_functions = _fly.compile(
                 text, env.arch, env.opt_level, env.dump_dir_for(self.name), env.verify_each_pass,
-                env.debug_info, env.print_after_all)
+                env.debug_info, env.print_after_all, emulator)
         except _fly.Error as err:
             error = CompileError(f"{self.name}: {_with_source_lines(str(err))}")
             if env.show_stacktrace:
                 raise error from err
             raise error from None
         compiled = CompiledFunction(self.name, text, objects, kernels, host_module, host_functions,
-                                    [n for n, k, _ in specs if k != "constexpr"])
+                                    [n for n, k, _ in specs if k != "constexpr"],
+                                    emulator=emulator)
         _log.info("%s: traced and compiled for %s in %.1f ms", self.name, env.arch,
                   (time.perf_counter() - start) * 1e3)
-        if env.dump_asm:
+        if env.dump_asm and not emulator:
             sys.stderr.write(f"// ISA of {self.name} ({env.arch})\n{compiled.isa()}\n")
         return compiled
 

@@ -1,0 +1,167 @@
+//===- EmuLaunchTable.cpp - The emulator as a launch table ----------------===//
+//
+// The CPU emulator behind the launch table host entries call
+// (fly/runtime/Launch.h): a "code object" is the host LLVM bitcode that
+// fly::Compiler makes in emulator mode (the kernels after
+// convert-rocdl-to-emu, with the globals __fly_emu_wave_size and
+// __fly_emu_static_lds_bytes); module_load JIT-compiles it with LLVM ORC,
+// the emulator's device functions defined by address; get_function looks a
+// kernel entry up; launch runs the grid with fly_emu_launch, synchronously
+// (streams are accepted and do nothing). LLVM, no MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fly/runtime/EmuRuntime.h"
+#include "fly/runtime/Emu.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace {
+
+/// One loaded module: its JIT and what the launches need of it.
+struct EmuModule {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  uint32_t waveSize = 64;
+  uint32_t staticLDS = 0;
+};
+
+/// A kernel entry of a loaded module.
+struct EmuFunction {
+  FlyEmuKernelFn entry;
+  const EmuModule *module;
+};
+
+thread_local std::string lastError;
+
+int failWith(const std::string &message) {
+  lastError = message;
+  return 1;
+}
+
+llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::SymbolMap runtime;
+  auto define = [&](const char *name, void *address) {
+    runtime[(*jit)->mangleAndIntern(name)] =
+        llvm::orc::ExecutorSymbolDef(llvm::orc::ExecutorAddr::fromPtr(address),
+                                     llvm::JITSymbolFlags::Exported);
+  };
+  define("fly_emu_work_item_id", (void *)&fly_emu_work_item_id);
+  define("fly_emu_workgroup_id", (void *)&fly_emu_workgroup_id);
+  define("fly_emu_workgroup_size", (void *)&fly_emu_workgroup_size);
+  define("fly_emu_grid_size", (void *)&fly_emu_grid_size);
+  define("fly_emu_lds_base", (void *)&fly_emu_lds_base);
+  define("fly_emu_barrier", (void *)&fly_emu_barrier);
+  define("fly_emu_readlane", (void *)&fly_emu_readlane);
+  define("fly_emu_readfirstlane", (void *)&fly_emu_readfirstlane);
+  define("fly_emu_ds_bpermute", (void *)&fly_emu_ds_bpermute);
+  define("fly_emu_ballot", (void *)&fly_emu_ballot);
+  define("fly_emu_trap", (void *)&fly_emu_trap);
+  if (llvm::Error err = (*jit)->getMainJITDylib().define(
+          llvm::orc::absoluteSymbols(std::move(runtime))))
+    return std::move(err);
+  // The C library (memcpy, fma, ...) from the process.
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  return std::move(*jit);
+}
+
+int moduleLoad(void *, const void *data, size_t size, void **module) {
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(static_cast<const char *>(data), size), "emulated",
+      /*RequiresNullTerminator=*/false);
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto ir = llvm::parseBitcodeFile(buffer->getMemBufferRef(), *context);
+  if (!ir)
+    return failWith("the emulator cannot read its module (compile with the "
+                    "emulator for FLYDSL_RUNTIME_KIND=emu): " +
+                    llvm::toString(ir.takeError()));
+  auto loaded = std::make_unique<EmuModule>();
+  auto read = [&](const char *name, uint32_t &out) {
+    if (auto *global = (*ir)->getNamedGlobal(name))
+      if (auto *value = llvm::dyn_cast_or_null<llvm::ConstantInt>(
+              global->getInitializer()))
+        out = uint32_t(value->getZExtValue());
+  };
+  read("__fly_emu_wave_size", loaded->waveSize);
+  read("__fly_emu_static_lds_bytes", loaded->staticLDS);
+  auto jit = makeJit();
+  if (!jit)
+    return failWith(llvm::toString(jit.takeError()));
+  if (llvm::Error err = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(*ir), std::move(context))))
+    return failWith(llvm::toString(std::move(err)));
+  loaded->jit = std::move(*jit);
+  *module = loaded.release();
+  return 0;
+}
+
+int moduleUnload(void *, void *module) {
+  delete static_cast<EmuModule *>(module);
+  return 0;
+}
+
+int getFunction(void *, void *module, const char *name, void **function) {
+  auto *loaded = static_cast<EmuModule *>(module);
+  auto entry = loaded->jit->lookup(name);
+  if (!entry)
+    return failWith(std::string("no kernel '") + name + "' in the emulated module: " +
+                    llvm::toString(entry.takeError()));
+  // Kernel handles live as long as the process (a few per kernel).
+  *function = new EmuFunction{entry->toPtr<FlyEmuKernelFn>(), loaded};
+  return 0;
+}
+
+int launch(void *, void *function, const FlyLaunchConfig *config,
+           void **params, size_t) {
+  auto *kernel = static_cast<EmuFunction *>(function);
+  FlyEmuLaunchConfig emu = {};
+  for (int i = 0; i < 3; ++i) {
+    emu.grid[i] = config->grid[i];
+    emu.block[i] = config->block[i];
+  }
+  emu.lds_bytes = kernel->module->staticLDS + config->shared_memory_bytes;
+  emu.wave_size = kernel->module->waveSize;
+  if (config->cluster[0] || config->cluster[1] || config->cluster[2])
+    return failWith("the emulator does not run cluster launches yet");
+  if (const char *message = fly_emu_launch(kernel->entry, params, &emu))
+    return failWith(message);
+  return 0;
+}
+
+int streamCreate(void *, void **stream) {
+  *stream = nullptr;
+  return 0;
+}
+int streamNoop(void *, void *) { return 0; }
+const char *lastErrorOf(void *) { return lastError.c_str(); }
+
+} // namespace
+
+extern "C" const FlyLaunchTable *fly_runtime_emu_table(void) {
+  static const FlyLaunchTable table = {
+      sizeof(FlyLaunchTable), nullptr,  moduleLoad,   moduleUnload,
+      getFunction,            launch,   streamCreate, streamNoop,
+      streamNoop,             lastErrorOf};
+  return &table;
+}
