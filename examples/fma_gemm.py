@@ -73,7 +73,9 @@ def arguments(m=256, n=128, k=64):
 def main():
     a, b, c, args = arguments()
     compiled = flyc.compile(fma_gemm, *args)
-    for name, r in compiled.resources.items():
+    if compiled.emulator:
+        print(f"{compiled.name}: compiled for the CPU emulator ({flyc.Environment.current().arch})")
+    for name, r in compiled.resources.items() if not compiled.emulator else ():
         print(f"{name}: {r}")
     if flyc.Environment.current().compile_only:
         print("compiled (COMPILE_ONLY): not run")

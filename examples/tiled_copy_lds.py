@@ -64,7 +64,9 @@ def arguments(m=64, n=256):
 def main():
     a, b, args = arguments()
     compiled = flyc.compile(tiled_copy, *args)
-    for name, r in compiled.resources.items():
+    if compiled.emulator:
+        print(f"{compiled.name}: compiled for the CPU emulator ({flyc.Environment.current().arch})")
+    for name, r in compiled.resources.items() if not compiled.emulator else ():
         print(f"{name}: {r}")
     if flyc.Environment.current().compile_only:
         print("compiled (COMPILE_ONLY): not run")

@@ -62,7 +62,9 @@ def main():
     compiled = flyc.compile(vector_add, flyc.from_dlpack(a).mark_layout_dynamic(divisibility=4),
                             flyc.from_dlpack(b).mark_layout_dynamic(divisibility=4),
                             flyc.from_dlpack(c).mark_layout_dynamic(divisibility=4))
-    for name, r in compiled.resources.items():
+    if compiled.emulator:
+        print(f"{compiled.name}: compiled for the CPU emulator ({flyc.Environment.current().arch})")
+    for name, r in compiled.resources.items() if not compiled.emulator else ():
         print(f"{name}: {r}")
     if flyc.Environment.current().compile_only:
         print("compiled (COMPILE_ONLY): not run")

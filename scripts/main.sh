@@ -31,3 +31,11 @@ echo
 echo "=== fly-compile $KERNEL --chip=gfx942 -o $OBJECT"
 build/bin/fly-compile "$KERNEL" --chip=gfx942 -o "$OBJECT" --print-resources
 /usr/lib/llvm-22/bin/llvm-objdump -d "$OBJECT" | grep -E "global_(load|store)"
+
+# 4. The same kernel written in Python (examples/vector_add.py), traced,
+#    compiled for the CPU emulator (no GPU here; HIP is used when it has a
+#    device) and run on a 100 x 200 matrix; the example checks C = A + B
+#    against numpy and prints PASS.
+echo
+echo "=== python3 examples/vector_add.py"
+python3 examples/vector_add.py

@@ -302,8 +302,12 @@ def test_jit_calls_launch_through_the_installed_runtime(installed, monkeypatch):
 
 
 def test_jit_call_without_a_runtime_says_so(monkeypatch):
+    """FLYDSL_RUNTIME_KIND=hip with no HIP device and no table installed:
+    the call says there is no runtime (and installs nothing)."""
     monkeypatch.delenv("COMPILE_ONLY", raising=False)
+    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "hip")
     flyc.Environment.reload()
+    _fly.set_launch_table(0)
     try:
         spec = importlib.util.spec_from_file_location("example_vector_add_norun",
                                                       REPO_ROOT / "examples" / "vector_add.py")
