@@ -149,7 +149,7 @@ extern "C" const char *fly_emu_launch(FlyEmuKernelFn kernel, void *args,
   launch.kernel = kernel;
   launch.args = args;
   launch.numWorkgroups = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
-  installStackGuard();
+  installFaultHandler();
   uint64_t threads = std::min<uint64_t>(c.num_threads, launch.numWorkgroups);
   if (threads <= 1)
     takeWorkgroups(launch); // no pool round trip for one thread

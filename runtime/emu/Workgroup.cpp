@@ -53,7 +53,9 @@ void WorkgroupRunner::fiberMain(void *arg) {
   const LaunchState &launch = *runner.launch;
   for (;;) {
     fiber->started = true;
+    runner.inKernel = true; // a fault from here on is the kernel's
     launch.kernel(&fiber->ctx, launch.args);
+    runner.inKernel = false;
     fiber = runner.exit(*fiber);
     runner.current = fiber;
   }
@@ -174,7 +176,7 @@ void WorkgroupRunner::run(LaunchState &l, const uint32_t id[3]) {
     return;
   activeRunner = this;
   // Control comes back here only when no fiber is ready (see park/leave),
-  // or from the fault handler after a stack overflow.
+  // or from the fault handler (catchFault) after a kernel fault.
   while (!aborted && !l.aborted.load(std::memory_order_relaxed))
     if (Fiber *f = pop())
       switchTo(&schedulerSp, f);
@@ -182,18 +184,13 @@ void WorkgroupRunner::run(LaunchState &l, const uint32_t id[3]) {
       break;
   activeRunner = nullptr;
   current = nullptr;
-  if (Fiber *f = overflowed) {
-    const FlyEmuContext &c = f->ctx;
-    char message[256];
-    std::snprintf(message, sizeof message,
-                  "kernel stack overflow in workgroup (%u,%u,%u), work-item "
-                  "(%u,%u,%u): its fiber stack of %zu bytes is too small "
-                  "(FlyEmuLaunchConfig.stack_bytes)",
-                  c.workgroup_id[0], c.workgroup_id[1], c.workgroup_id[2],
-                  c.work_item_id[0], c.work_item_id[1], c.work_item_id[2],
-                  stacks.stackBytes());
-    l.fail(message);
-    overflowed = nullptr;
+  inKernel = false;
+  if (fault.fiber) {
+    // Back on the scheduler's stack with the signal mask restored: safe to
+    // build the message and take the launch's lock.
+    l.fail(describeFault());
+    fault = Fault();
+    launch = nullptr;
     return;
   }
   if (!aborted && live != 0 && !l.aborted.load(std::memory_order_relaxed))
@@ -261,6 +258,7 @@ void WorkgroupRunner::fire(Wave &wave, const Fiber *self) {
 }
 
 void WorkgroupRunner::barrier(Fiber &self) {
+  RuntimeCall call(*this);
   Wave &wave = waveOf(self);
   ++atBarrier;
   if (atBarrier == live) {
@@ -279,6 +277,7 @@ void WorkgroupRunner::barrier(Fiber &self) {
 
 uint64_t WorkgroupRunner::collective(Fiber &self, WaveOp op, uint64_t value,
                                      uint32_t aux) {
+  RuntimeCall call(*this);
   Wave &wave = waveOf(self);
   const uint32_t lane = self.ctx.lane_id;
   if (wave.parked && wave.op != op) {
@@ -318,6 +317,7 @@ Fiber *WorkgroupRunner::exit(Fiber &self) {
 }
 
 void WorkgroupRunner::trap(Fiber &self, const char *message) {
+  inKernel = false; // never goes back to the kernel
   const FlyEmuContext &c = self.ctx;
   char where[160];
   std::snprintf(where, sizeof where,

@@ -17,6 +17,8 @@
 
 #include "fly/runtime/Emu.h"
 
+#include <signal.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -85,14 +87,33 @@ public:
 
   // The runner of the calling thread while it runs a workgroup, else null.
   static WorkgroupRunner *active();
-  // Called by the SIGSEGV handler (StackGuard.cpp) of this runner's thread:
-  // a fault at `address` in a fiber's guard zone is a stack overflow;
-  // the fiber is abandoned by resuming the scheduler in `ucontext` and the
-  // launch fails. False for any other fault.
-  bool catchStackOverflow(const void *address, void *ucontext);
+  // Called by the SIGSEGV/SIGBUS handler (StackGuard.cpp) on this runner's
+  // thread. A fault raised by the processor while a fiber runs is the
+  // kernel's when it hits the fiber's guard zone (a stack overflow, even in
+  // the runtime's code) or when the fiber is in kernel code (not in the
+  // runtime's own functions): then the fiber is abandoned by resuming the
+  // scheduler in `ucontext` and the launch fails naming the work-item.
+  // False for any other fault, which is not the kernel's to report.
+  bool catchFault(int sig, const siginfo_t *info, void *ucontext);
 
 private:
   static void fiberMain(void *fiber);
+  // Marks a call from kernel code into the runtime (barrier, collective):
+  // while it lasts, a fault is the runtime's, not the kernel's. Parking
+  // inside the call is fine: whichever fiber runs meanwhile sets the flag
+  // for itself, and this one sets it again when its call returns.
+  class RuntimeCall {
+  public:
+    explicit RuntimeCall(WorkgroupRunner &r) : runner(r) {
+      runner.inKernel = false;
+    }
+    ~RuntimeCall() { runner.inKernel = true; }
+
+  private:
+    WorkgroupRunner &runner;
+  };
+  // The error message of the fault recorded by catchFault.
+  std::string describeFault() const;
   bool prepare(LaunchState &launch, const uint32_t id[3]);
   void layOutContexts(const FlyEmuLaunchConfig &config);
   void park(Fiber &self);
@@ -115,8 +136,19 @@ private:
   void *schedulerSp = nullptr;
   uint32_t live = 0, atBarrier = 0;
   bool aborted = false;
-  Fiber *current = nullptr;    // the running fiber, for the fault handler
-  Fiber *overflowed = nullptr; // set by catchStackOverflow
+  Fiber *current = nullptr; // the running fiber, for the fault handler
+  // Whether `current` is in kernel code rather than in the runtime (set by
+  // fiberMain around the kernel's call and by RuntimeCall). Volatile: the
+  // fault handler reads it on this thread at any instruction.
+  volatile bool inKernel = false;
+  // What catchFault saw; reported by run() once back on the scheduler.
+  struct Fault {
+    Fiber *fiber = nullptr; // null: no fault
+    int signal = 0;         // SIGSEGV or SIGBUS
+    int code = 0;           // siginfo's si_code (SEGV_MAPERR, ...)
+    const void *address = nullptr; // siginfo's si_addr
+    bool stackOverflow = false;    // the address is in a guard zone
+  } fault;
   bool altStackReady = false;
   struct FreeDeleter {
     void operator()(void *p) const;
@@ -129,11 +161,12 @@ private:
   bool geometryValid = false;
 };
 
-// StackGuard.cpp: turns guard-zone faults of fiber stacks into launch
-// errors. installStackGuard installs the process's SIGSEGV handler (once,
-// chaining to the previous one); ensureAltStack gives the calling thread a
-// signal stack (the faulting fiber has no stack left to run a handler on).
-void installStackGuard();
+// StackGuard.cpp: turns the faults of kernel code (and overflows of fiber
+// stacks) into launch errors. installFaultHandler installs the process's
+// SIGSEGV and SIGBUS handler (once, chaining to the previous ones);
+// ensureAltStack gives the calling thread a signal stack (a fiber that
+// overflowed has no stack left to run a handler on).
+void installFaultHandler();
 bool ensureAltStack();
 
 } // namespace fly::emu

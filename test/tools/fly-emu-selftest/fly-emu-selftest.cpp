@@ -17,6 +17,10 @@
 //   fly-emu-selftest trap
 //   fly-emu-selftest bad
 //   fly-emu-selftest overflow
+//   fly-emu-selftest fault read-protected|read-unmapped|write-readonly|bus|pool
+//   fly-emu-selftest fault-chain
+//   fly-emu-selftest fault-outside    (dies of SIGSEGV, as it should)
+//   fly-emu-selftest fault-runtime    (dies of SIGSEGV, as it should)
 //   fly-emu-selftest fuzz [cases]
 //
 //===----------------------------------------------------------------------===//
@@ -35,6 +39,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
@@ -600,6 +608,284 @@ int runBad() {
   return 0;
 }
 
+// ---- an invalid memory access of a kernel is an error too -----------------
+
+size_t pageBytes() { return size_t(sysconf(_SC_PAGESIZE)); }
+
+// One page of anonymous memory with protection `prot`, filled with `fill`
+// first when it can be written to.
+char *mapPage(int prot, unsigned char fill) {
+  void *p = mmap(nullptr, pageBytes(), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    std::perror("mmap");
+    std::exit(1);
+  }
+  std::memset(p, fill, pageBytes());
+  if (mprotect(p, pageBytes(), prot) != 0) {
+    std::perror("mprotect");
+    std::exit(1);
+  }
+  return static_cast<char *>(p);
+}
+
+struct FaultArgs {
+  uint32_t faultGroup, faultItem; // the one work-item that faults
+  volatile uint32_t *target;      // what it accesses
+  int write;                      // a store, else a load
+  uint32_t *finished;             // 1 per work-item that ran to the end
+  uint32_t sink;
+};
+
+void faultKernel(FlyEmuContext *ctx, void *argp) {
+  auto *args = static_cast<FaultArgs *>(argp);
+  const uint32_t tid = ctx->work_item_id[0], wg = ctx->workgroup_id[0];
+  fly_emu_barrier(ctx); // every work-item of the workgroup has started
+  if (wg == args->faultGroup && tid == args->faultItem) {
+    if (args->write)
+      *args->target = 0x5eed;
+    else
+      args->sink = *args->target;
+  }
+  fly_emu_barrier(ctx);
+  args->finished[wg * ctx->workgroup_size[0] + tid] = 1;
+}
+
+// Launches faultKernel with work-item `item` of workgroup `group` accessing
+// `target`, prints the error, the address and what finished, then runs the
+// barrier kernel in the same process (and threads) and prints its output.
+int launchFault(const char *what, uint32_t grid, uint32_t threads,
+                uint32_t group, uint32_t item, volatile uint32_t *target,
+                bool write) {
+  const uint32_t block = 64;
+  std::vector<uint32_t> finished(grid * block, 0);
+  FaultArgs args{group, item, target, write ? 1 : 0, finished.data(), 0};
+  FlyEmuLaunchConfig c = makeConfig(grid, block, 64, 0, threads);
+  const char *error = fly_emu_launch(faultKernel, &args, &c);
+  std::printf("case: %s\n", what);
+  std::printf("error: %s\n", error ? error : "none");
+  std::printf("address: 0x%" PRIxPTR "\n", reinterpret_cast<uintptr_t>(target));
+  std::vector<uint32_t> perGroup(grid, 0);
+  for (uint32_t i = 0; i < grid * block; ++i)
+    perGroup[i / block] += finished[i];
+  printList("finished", perGroup);
+  std::vector<uint32_t> out(4 * 128, 0);
+  BarrierArgs again{out.data(), 0};
+  FlyEmuLaunchConfig good = makeConfig(4, 128, 64, 512, threads);
+  const char *second = fly_emu_launch(barrierKernel, &again, &good);
+  std::printf("after: %s\n", second ? second : "OK");
+  printList("after_out", out);
+  return 0;
+}
+
+// On the thread pool: the first workgroup a pool worker takes faults, in
+// work-item 9, while the calling thread's workgroups wait for that (so the
+// fault is surely on a worker, not on the thread that launched).
+struct PoolFaultArgs {
+  std::thread::id launcher;
+  std::atomic<int> claimed{0};
+  std::atomic<uint32_t> faultedGroup{~0u};
+  volatile uint32_t *target;
+  uint32_t *finished;
+  uint32_t sink;
+};
+
+void poolFaultKernel(FlyEmuContext *ctx, void *argp) {
+  auto *args = static_cast<PoolFaultArgs *>(argp);
+  const uint32_t tid = ctx->work_item_id[0], wg = ctx->workgroup_id[0];
+  const bool onLauncher = std::this_thread::get_id() == args->launcher;
+  fly_emu_barrier(ctx);
+  if (onLauncher && tid == 0) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!args->claimed.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+  }
+  if (!onLauncher && tid == 9 && args->claimed.exchange(1) == 0) {
+    args->faultedGroup = wg;
+    args->sink = *args->target;
+  }
+  fly_emu_barrier(ctx);
+  args->finished[wg * ctx->workgroup_size[0] + tid] = 1;
+}
+
+int runPoolFault() {
+  const uint32_t grid = 8, block = 64, threads = 2;
+  char *none = mapPage(PROT_NONE, 0);
+  std::vector<uint32_t> finished(grid * block, 0);
+  PoolFaultArgs args;
+  args.launcher = std::this_thread::get_id();
+  args.target = reinterpret_cast<volatile uint32_t *>(none + 0x3fc);
+  args.finished = finished.data();
+  FlyEmuLaunchConfig c = makeConfig(grid, block, 64, 0, threads);
+  const char *error = fly_emu_launch(poolFaultKernel, &args, &c);
+  std::printf("error: %s\n", error ? error : "none");
+  std::printf("address: 0x%" PRIxPTR "\n",
+              reinterpret_cast<uintptr_t>(args.target));
+  std::printf("faulted_group: %u\n", args.faultedGroup.load());
+  std::vector<uint32_t> perGroup(grid, 0);
+  for (uint32_t i = 0; i < grid * block; ++i)
+    perGroup[i / block] += finished[i];
+  printList("finished", perGroup);
+  // Twice on the same two threads: both run workgroups normally again.
+  for (int round = 0; round < 2; ++round) {
+    std::vector<uint32_t> out(4 * 128, 0);
+    BarrierArgs again{out.data(), 0};
+    FlyEmuLaunchConfig good = makeConfig(4, 128, 64, 512, threads);
+    const char *second = fly_emu_launch(barrierKernel, &again, &good);
+    std::printf("after%d: %s\n", round, second ? second : "OK");
+    printList(round ? "after_out1" : "after_out0", out);
+  }
+  return 0;
+}
+
+int runFault(const std::string &mode) {
+  const size_t page = pageBytes();
+  if (mode == "read-protected") {
+    // A PROT_NONE page: mapped, but no access allowed.
+    char *none = mapPage(PROT_NONE, 0);
+    return launchFault("read-protected", 4, 1, 2, 17,
+                       reinterpret_cast<volatile uint32_t *>(none + 0x124),
+                       false);
+  }
+  if (mode == "read-unmapped") {
+    // The middle page of three, unmapped again: a hole nothing maps.
+    char *three = static_cast<char *>(
+        mmap(nullptr, 3 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (three == MAP_FAILED || munmap(three + page, page) != 0)
+      return 1;
+    auto *hole = reinterpret_cast<volatile uint32_t *>(three + page + 0x40);
+    return launchFault("read-unmapped", 4, 1, 2, 17, hole, false);
+  }
+  if (mode == "write-readonly") {
+    char *ro = mapPage(PROT_READ, 0x11);
+    auto *word = reinterpret_cast<volatile uint32_t *>(ro + 0x800);
+    int rc = launchFault("write-readonly", 4, 1, 1, 63, word, true);
+    // The store did not happen.
+    std::printf("readonly_word: %08x\n", *word);
+    return rc;
+  }
+  if (mode == "bus") {
+    // A shared mapping of an empty file: the page has no storage, SIGBUS.
+    int fd = memfd_create("fly-emu-selftest", 0);
+    if (fd < 0)
+      return 1;
+    void *p = mmap(nullptr, page, PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+      return 1;
+    return launchFault("bus", 4, 1, 3, 0,
+                       reinterpret_cast<volatile uint32_t *>(
+                           static_cast<char *>(p) + 0x10),
+                       false);
+  }
+  if (mode == "pool")
+    return runPoolFault();
+  std::fprintf(stderr, "unknown fault mode '%s'\n", mode.c_str());
+  return 2;
+}
+
+// ---- faults that are not the kernel's go to the previous handler ----------
+
+// The handler installed before the emulator's: it counts what reaches it
+// and, for a fault on one of the "lazy" pages, makes the page accessible
+// and returns, so the access is retried and succeeds.
+std::atomic<int> chainedFaults{0};
+std::atomic<int> chainedRaised{0};
+char *lazyPages[2];
+
+void previousHandler(int, siginfo_t *info, void *) {
+  if (info->si_code <= 0) {
+    chainedRaised.fetch_add(1);
+    return;
+  }
+  for (char *p : lazyPages)
+    if (static_cast<char *>(info->si_addr) >= p &&
+        static_cast<char *>(info->si_addr) < p + pageBytes()) {
+      mprotect(p, pageBytes(), PROT_READ | PROT_WRITE);
+      chainedFaults.fetch_add(1);
+      return;
+    }
+  // Anything else: a real crash.
+  signal(SIGSEGV, SIG_DFL);
+}
+
+void raiseKernel(FlyEmuContext *ctx, void *argp) {
+  if (ctx->work_item_id[0] == 5)
+    raise(SIGSEGV); // sent, not raised by an access: not a kernel fault
+  static_cast<uint32_t *>(argp)[ctx->work_item_id[0]] = 1;
+}
+
+int runFaultChain() {
+  struct sigaction action = {};
+  action.sa_sigaction = previousHandler;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, nullptr);
+  lazyPages[0] = mapPage(PROT_NONE, 0);
+  lazyPages[1] = mapPage(PROT_NONE, 0);
+  char *kernelPage = mapPage(PROT_NONE, 0);
+
+  // A first launch installs the emulator's handler over ours.
+  std::vector<uint32_t> out(64, 0);
+  FlyEmuLaunchConfig c = makeConfig(1, 64, 64, 0, 1);
+  if (!launchOrReport(raiseKernel, out.data(), c))
+    return 1;
+  std::printf("raised_in_kernel: %d\n", chainedRaised.load());
+  uint32_t ran = 0;
+  for (uint32_t v : out)
+    ran += v;
+  std::printf("raise_kernel_finished: %u\n", ran);
+
+  // Outside any launch, on this thread and on a thread that never ran one.
+  lazyPages[0][8] = 7;
+  std::printf("main_thread: chained=%d value=%d\n", chainedFaults.load(),
+              lazyPages[0][8]);
+  std::thread other([] { lazyPages[1][16] = 9; });
+  other.join();
+  std::printf("other_thread: chained=%d value=%d\n", chainedFaults.load(),
+              lazyPages[1][16]);
+
+  // A fault of kernel code is the emulator's, even with a handler before it.
+  std::vector<uint32_t> finished(2 * 64, 0);
+  FaultArgs args{1, 3, reinterpret_cast<volatile uint32_t *>(kernelPage), 0,
+                 finished.data(), 0};
+  FlyEmuLaunchConfig two = makeConfig(2, 64, 64, 0, 1);
+  const char *error = fly_emu_launch(faultKernel, &args, &two);
+  std::printf("kernel_fault: %s\n", error ? error : "none");
+  std::printf("kernel_address: 0x%" PRIxPTR "\n",
+              reinterpret_cast<uintptr_t>(kernelPage));
+  std::printf("chained_after_kernel_fault: %d\n", chainedFaults.load());
+  return 0;
+}
+
+// A fault outside a launch with no handler before the emulator's: the
+// default action, the process dies of SIGSEGV.
+int runFaultOutside() {
+  std::vector<uint32_t> out(64, 0);
+  if (!launchOrReport(emptyKernel, out.data(), makeConfig(1, 64, 64, 0, 1)))
+    return 1;
+  char *none = mapPage(PROT_NONE, 0);
+  std::printf("launched: OK\n");
+  std::fflush(stdout);
+  return *reinterpret_cast<volatile char *>(none);
+}
+
+// A fault in the runtime's own code on a fiber (here: a wave collective
+// reached with a context whose wave id the kernel scribbled over) is a
+// runtime bug, not the kernel's fault: it goes to the default action too.
+void corruptKernel(FlyEmuContext *ctx, void *) {
+  ctx->wave_id = 0x7fffffff;
+  fly_emu_ballot(ctx, 1);
+}
+
+int runFaultRuntime() {
+  std::printf("launching\n");
+  std::fflush(stdout);
+  FlyEmuLaunchConfig c = makeConfig(1, 64, 64, 0, 1);
+  const char *error = fly_emu_launch(corruptKernel, nullptr, &c);
+  std::printf("returned: %s\n", error ? error : "OK");
+  return 0;
+}
+
 uint32_t waveArg(int argc, char **argv) {
   for (int i = 2; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--wave") == 0)
@@ -638,6 +924,14 @@ int main(int argc, char **argv) {
     return runBad();
   if (which == "overflow")
     return runOverflow();
+  if (which == "fault")
+    return runFault(argc > 2 ? argv[2] : "");
+  if (which == "fault-chain")
+    return runFaultChain();
+  if (which == "fault-outside")
+    return runFaultOutside();
+  if (which == "fault-runtime")
+    return runFaultRuntime();
   if (which == "fuzz")
     return runFuzz(argc > 2 ? uint32_t(std::atoi(argv[2])) : 40);
   std::fprintf(stderr, "unknown case '%s'\n", which.c_str());
