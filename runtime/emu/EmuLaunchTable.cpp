@@ -73,6 +73,10 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_readfirstlane", (void *)&fly_emu_readfirstlane);
   define("fly_emu_ds_bpermute", (void *)&fly_emu_ds_bpermute);
   define("fly_emu_ballot", (void *)&fly_emu_ballot);
+  define("fly_emu_buffer_load", (void *)&fly_emu_buffer_load);
+  define("fly_emu_buffer_store", (void *)&fly_emu_buffer_store);
+  define("fly_emu_buffer_atomic_address",
+         (void *)&fly_emu_buffer_atomic_address);
   define("fly_emu_trap", (void *)&fly_emu_trap);
   if (llvm::Error err = (*jit)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(runtime))))

@@ -14,6 +14,16 @@
 // computation. Prints "PASS" or the first mismatch; exit status 1 on any
 // error.
 //
+// With --arg, any kernel of the input (Fly IR, or a gpu.module of ROCDL-
+// level llvm.funcs as stage A leaves them) runs once over --grid/--block
+// with the arguments given, and every buffer argument is printed after the
+// launch, one line each ("arg<i>: v0 v1 ..."), for the test to check:
+//   --arg=i32:7                      a scalar (i32, i64, f32)
+//   --arg=buf:f32:64:iota            a buffer of 64 f32: 0, 1, 2, ...
+//   --arg=buf:i32:16:fill=-1         ... all -1
+//   --arg=buf:i32:4:3,1,4,1          ... these values
+// A buffer argument is passed as its pointer (`!llvm.ptr<1>`).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fly/Compiler.h"
@@ -26,6 +36,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace cl = llvm::cl;
@@ -41,10 +52,131 @@ static cl::opt<std::string> kernelName(
                        "input, one of examples/*.mlir)"),
     cl::init("vector_add"));
 
+static cl::list<std::string> argSpecs(
+    "arg", cl::desc("a kernel argument (generic mode, see the header)"));
+static cl::opt<std::string> gridSpec("grid", cl::init("1,1,1"),
+                                     cl::desc("generic mode: x,y,z"));
+static cl::opt<std::string> blockSpec("block", cl::init("64,1,1"),
+                                      cl::desc("generic mode: x,y,z"));
+static cl::opt<unsigned> smemBytes("smem", cl::init(0),
+                                   cl::desc("generic mode: dynamic LDS bytes"));
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "fly-emu-run: " << message << "\n";
   return 1;
 }
+
+namespace {
+
+/// One argument of the generic mode: its bytes (a scalar's value, or a
+/// buffer's elements) and, for a buffer, the pointer the kernel gets.
+struct Argument {
+  std::string type; // i32, i64, f32
+  bool buffer = false;
+  std::vector<char> bytes;
+  void *pointer = nullptr;
+
+  size_t elementBytes() const { return type == "i64" ? 8 : 4; }
+  size_t count() const { return bytes.size() / elementBytes(); }
+  void set(size_t i, double value) {
+    char *at = bytes.data() + i * elementBytes();
+    if (type == "i32") {
+      int32_t v = int32_t(int64_t(value));
+      std::memcpy(at, &v, 4);
+    } else if (type == "i64") {
+      int64_t v = int64_t(value);
+      std::memcpy(at, &v, 8);
+    } else {
+      float v = float(value);
+      std::memcpy(at, &v, 4);
+    }
+  }
+  std::string str(size_t i) const {
+    const char *at = bytes.data() + i * elementBytes();
+    char text[64];
+    if (type == "i32") {
+      int32_t v;
+      std::memcpy(&v, at, 4);
+      std::snprintf(text, sizeof text, "%d", v);
+    } else if (type == "i64") {
+      int64_t v;
+      std::memcpy(&v, at, 8);
+      std::snprintf(text, sizeof text, "%lld", (long long)v);
+    } else {
+      float v;
+      std::memcpy(&v, at, 4);
+      std::snprintf(text, sizeof text, "%.9g", v);
+    }
+    return text;
+  }
+};
+
+llvm::Expected<Argument> parseArgument(llvm::StringRef spec) {
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError("--arg=" + spec + ": " + why);
+  };
+  llvm::SmallVector<llvm::StringRef> parts;
+  spec.split(parts, ':');
+  Argument arg;
+  arg.buffer = parts.front() == "buf";
+  if (arg.buffer ? parts.size() != 4 : parts.size() != 2)
+    return bad("expected type:value or buf:type:count:init");
+  arg.type = parts[arg.buffer ? 1 : 0].str();
+  if (arg.type != "i32" && arg.type != "i64" && arg.type != "f32")
+    return bad("the type must be i32, i64 or f32");
+  auto number = [&](llvm::StringRef text, double &value) {
+    return !text.trim().getAsDouble(value);
+  };
+  if (!arg.buffer) {
+    double value;
+    if (!number(parts[1], value))
+      return bad("not a number");
+    arg.bytes.resize(arg.elementBytes());
+    arg.set(0, value);
+    return arg;
+  }
+  unsigned count;
+  if (parts[2].getAsInteger(10, count))
+    return bad("the count is not a number");
+  arg.bytes.resize(count * arg.elementBytes());
+  llvm::StringRef init = parts[3];
+  if (init == "iota") {
+    for (size_t i = 0; i < count; ++i)
+      arg.set(i, double(i));
+  } else if (init.consume_front("fill=")) {
+    double value;
+    if (!number(init, value))
+      return bad("the fill value is not a number");
+    for (size_t i = 0; i < count; ++i)
+      arg.set(i, value);
+  } else {
+    llvm::SmallVector<llvm::StringRef> values;
+    init.split(values, ',');
+    if (values.size() != count)
+      return bad("expected " + llvm::Twine(count) + " values");
+    for (size_t i = 0; i < count; ++i) {
+      double value;
+      if (!number(values[i], value))
+        return bad("'" + values[i] + "' is not a number");
+      arg.set(i, value);
+    }
+  }
+  arg.pointer = arg.bytes.data();
+  return arg;
+}
+
+bool parseDims(llvm::StringRef text, uint32_t dims[3]) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  if (parts.size() != 3)
+    return false;
+  for (int i = 0; i < 3; ++i)
+    if (parts[i].trim().getAsInteger(10, dims[i]))
+      return false;
+  return true;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -90,6 +222,35 @@ int main(int argc, char **argv) {
     fail(table->last_error(table->context));
     return false;
   };
+
+  if (!argSpecs.empty()) {
+    std::vector<Argument> args;
+    for (const std::string &spec : argSpecs) {
+      llvm::Expected<Argument> arg = parseArgument(spec);
+      if (!arg)
+        return fail(llvm::toString(arg.takeError()));
+      args.push_back(std::move(*arg));
+    }
+    std::vector<void *> params;
+    for (Argument &arg : args)
+      params.push_back(arg.buffer ? (void *)&arg.pointer : (void *)arg.bytes.data());
+    FlyLaunchConfig config = {};
+    if (!parseDims(gridSpec, config.grid) || !parseDims(blockSpec, config.block))
+      return fail("--grid and --block take x,y,z");
+    config.shared_memory_bytes = smemBytes;
+    if (table->launch(table->context, kernel, &config, params.data(),
+                      params.size()))
+      return fail(table->last_error(table->context));
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].buffer)
+        continue;
+      std::printf("arg%zu:", i);
+      for (size_t j = 0; j < args[i].count(); ++j)
+        std::printf(" %s", args[i].str(j).c_str());
+      std::printf("\n");
+    }
+    return 0;
+  }
 
   // Every reference kernel takes, per tensor, its pointer and the struct of
   // its dynamic leaves {rows, cols, row stride} (row-major f32 matrices).

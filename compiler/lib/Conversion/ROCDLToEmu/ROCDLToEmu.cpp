@@ -16,6 +16,7 @@
 
 #include "fly/Conversion/ROCDLToEmu/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -34,6 +35,7 @@ using namespace mlir;
 namespace {
 
 /// FlyEmuContext byte offsets (runtime/include/fly/runtime/Emu.h).
+constexpr int32_t kCtxLaneIdOffset = 52;
 constexpr int32_t kCtxLdsOffset = 64;
 constexpr unsigned kSharedAddressSpace = 3;
 
@@ -43,7 +45,17 @@ constexpr StringLiteral kStaticLdsAttr = "fly.emu.static_lds_bytes";
 constexpr StringLiteral kBarrierFn = "fly_emu_barrier";
 
 /// What becomes of one ROCDL op.
-enum class Lowering { CtxField, Barrier, Erase, Unsupported };
+enum class Lowering {
+  CtxField,      // a load from the context
+  Barrier,       // fly_emu_barrier
+  Erase,         // nothing (waits, scheduling hints)
+  Mbcnt,         // inline, from the context's lane id
+  WaveCall,      // a wave collective of the runtime, per dword
+  MakeBuffer,    // a FlyEmuBufferResource in the frame
+  BufferAccess,  // fly_emu_buffer_load/store
+  BufferAtomic,  // an atomic at fly_emu_buffer_atomic_address
+  Unsupported
+};
 
 struct Plan {
   Lowering kind;
@@ -55,6 +67,12 @@ struct Plan {
 bool isWorkgroupBarrierId(Operation *op) {
   auto id = op->getAttrOfType<IntegerAttr>("id");
   return id && id.getValue().isAllOnes();
+}
+
+bool isBufferAtomic(Operation *op) {
+  return isa<ROCDL::RawPtrBufferAtomicFaddOp, ROCDL::RawPtrBufferAtomicFmaxOp,
+             ROCDL::RawPtrBufferAtomicSmaxOp, ROCDL::RawPtrBufferAtomicUminOp,
+             ROCDL::RawPtrBufferAtomicCmpSwap>(op);
 }
 
 Plan classify(Operation *op) {
@@ -85,7 +103,68 @@ Plan classify(Operation *op) {
            "rocdl.s.nop"},
           name))
     return {Lowering::Erase};
+  if (isa<ROCDL::MbcntLoOp, ROCDL::MbcntHiOp>(op))
+    return {Lowering::Mbcnt};
+  if (isa<ROCDL::DsBpermuteOp, ROCDL::ReadlaneOp, ROCDL::ReadfirstlaneOp,
+          ROCDL::BallotOp>(op))
+    return {Lowering::WaveCall};
+  if (isa<ROCDL::MakeBufferRsrcOp>(op))
+    return {Lowering::MakeBuffer};
+  if (isa<ROCDL::RawPtrBufferLoadOp, ROCDL::RawPtrBufferStoreOp>(op))
+    return {Lowering::BufferAccess};
+  if (isBufferAtomic(op))
+    return {Lowering::BufferAtomic};
   return {Lowering::Unsupported};
+}
+
+/// Bits of a value that travels through 32-bit lane exchanges (integers,
+/// floats, pointers, vectors of them); 0 when it cannot.
+unsigned laneValueBits(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 64;
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  if (auto vector = dyn_cast<VectorType>(type))
+    if (vector.getRank() == 1 && !vector.isScalable() &&
+        vector.getElementType().isIntOrFloat())
+      return vector.getNumElements() *
+             vector.getElementType().getIntOrFloatBitWidth();
+  return 0;
+}
+
+/// Why a ROCDL op the pass knows still cannot be lowered, or "".
+std::string unsupportedForm(Operation *op, const DataLayout &layout) {
+  if (isa<ROCDL::ReadlaneOp, ROCDL::ReadfirstlaneOp>(op)) {
+    unsigned bits = laneValueBits(op->getResult(0).getType());
+    if (bits == 0 || (bits > 32 && bits % 32 != 0))
+      return "exchanges a value that is neither 32 bits or less nor a whole "
+             "number of 32-bit words";
+  }
+  auto accessBytes = [&](Type type) { return layout.getTypeSize(type); };
+  if (auto load = dyn_cast<ROCDL::RawPtrBufferLoadOp>(op))
+    if (uint64_t bytes = accessBytes(load.getRes().getType());
+        bytes == 0 || bytes > 16)
+      return "loads a value that is not 1 to 16 bytes";
+  if (auto store = dyn_cast<ROCDL::RawPtrBufferStoreOp>(op))
+    if (uint64_t bytes = accessBytes(store.getVdata().getType());
+        bytes == 0 || bytes > 16)
+      return "stores a value that is not 1 to 16 bytes";
+  if (auto cas = dyn_cast<ROCDL::RawPtrBufferAtomicCmpSwap>(op)) {
+    Type type = cas.getRes().getType();
+    if (!isa<IntegerType>(type) || accessBytes(type) > 8)
+      return "compares and swaps a value that is not an integer of at most "
+             "64 bits";
+  } else if (isBufferAtomic(op)) {
+    Type type = op->getOperand(0).getType();
+    bool floatOp = isa<ROCDL::RawPtrBufferAtomicFaddOp,
+                       ROCDL::RawPtrBufferAtomicFmaxOp>(op);
+    if (floatOp ? !isa<FloatType>(type) : !isa<IntegerType>(type))
+      return floatOp ? "is a float atomic on a value that is not a scalar "
+                       "float"
+                     : "is an integer atomic on a value that is not an "
+                       "integer";
+  }
+  return "";
 }
 
 bool isRocdlOp(Operation *op) {
@@ -100,14 +179,24 @@ bool isShared(LLVM::GlobalOp global) {
   return global.getAddrSpace() == kSharedAddressSpace;
 }
 
-/// Buffer fat pointers and resources have no flat host equivalent.
+/// Buffer fat pointers (address space 7) and strided buffer pointers (9)
+/// have no host equivalent yet; buffer resources (8) become pointers to a
+/// FlyEmuBufferResource.
 bool hasBufferPointer(Type type) {
   bool found = false;
   type.walk([&](LLVM::LLVMPointerType ptr) {
     unsigned as = ptr.getAddressSpace();
-    found |= as == 7 || as == 8 || as == 9;
+    found |= as == 7 || as == 9;
   });
   return found;
+}
+
+/// AMDGPU intrinsics called through llvm.call_intrinsic that have a host
+/// equivalent (the front end's fx.math uses them).
+bool isEmulatedIntrinsic(LLVM::CallIntrinsicOp op) {
+  return op.getIntrin() == "llvm.amdgcn.rsq" && op.getNumOperands() == 1 &&
+         op.getNumResults() == 1 &&
+         isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType()));
 }
 
 /// A device function the host cannot link.
@@ -147,6 +236,7 @@ private:
 
 LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
   SymbolTable symbols(module);
+  DataLayout layout = DataLayout::closest(module);
   bool ok = true;
   auto fail = [&](Operation *op) {
     ok = false;
@@ -164,7 +254,7 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
 
     for (Type type : op->getResultTypes())
       if (hasBufferPointer(type)) {
-        fail(op) << "has a buffer pointer result (address space 7, 8 or 9), "
+        fail(op) << "has a buffer pointer result (address space 7 or 9), "
                     "which convert-rocdl-to-emu does not handle yet";
         return;
       }
@@ -172,9 +262,8 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
           if (hasBufferPointer(arg.getType())) {
-            fail(op) << "has a buffer pointer argument (address space 7, 8 "
-                        "or 9), which convert-rocdl-to-emu does not handle "
-                        "yet";
+            fail(op) << "has a buffer pointer argument (address space 7 or "
+                        "9), which convert-rocdl-to-emu does not handle yet";
             return;
           }
 
@@ -182,6 +271,10 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       Plan plan = classify(op);
       if (plan.kind == Lowering::Unsupported) {
         fail(op) << "has no emulator lowering in convert-rocdl-to-emu yet";
+        return;
+      }
+      if (std::string why = unsupportedForm(op, layout); !why.empty()) {
+        fail(op) << why << ", which convert-rocdl-to-emu does not handle";
         return;
       }
       if (plan.kind != Lowering::Erase && !inKernel)
@@ -196,7 +289,8 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       return;
     }
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
-      if (intr.getIntrin().starts_with("llvm.amdgcn."))
+      if (intr.getIntrin().starts_with("llvm.amdgcn.") &&
+          !isEmulatedIntrinsic(intr))
         fail(op) << "calls the AMDGPU intrinsic " << intr.getIntrin()
                  << ", which convert-rocdl-to-emu does not handle";
       return;
@@ -237,6 +331,264 @@ Value loadCtx(OpBuilder &b, Location loc, Value ctx, int32_t offset,
                                LLVM::GEPNoWrapFlags::inbounds);
   unsigned align = isa<LLVM::LLVMPointerType>(type) ? 8 : 4;
   return LLVM::LoadOp::create(b, loc, type, addr, align);
+}
+
+/// The per-op rewrites of a kernel body that need more than one load:
+/// wave collectives, mbcnt and buffer resources. `declare` gives the
+/// runtime function of a name and type.
+class BodyLowering {
+public:
+  using Declare = llvm::function_ref<LLVM::LLVMFuncOp(
+      StringRef, LLVM::LLVMFunctionType)>;
+
+  BodyLowering(LLVM::LLVMFuncOp body, Value ctx, Declare declare)
+      : body(body), ctx(ctx), declare(declare),
+        ptrType(LLVM::LLVMPointerType::get(body.getContext())),
+        i32(IntegerType::get(body.getContext(), 32)),
+        i64(IntegerType::get(body.getContext(), 64)),
+        layout(DataLayout::closest(body)) {}
+
+  void lower(Operation *op, Lowering kind);
+
+private:
+  Value call(OpBuilder &b, Location loc, StringRef name, Type result,
+             ValueRange args);
+  Value constI32(OpBuilder &b, Location loc, int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(value));
+  }
+  /// An alloca of `type` at the top of the body (once per use site, so a
+  /// loop reuses its slot).
+  Value frameSlot(Type type);
+  /// `exchange` applied to each 32-bit word of `value` (narrower values
+  /// zero-extended), the result reassembled into `value`'s type.
+  Value perDword(OpBuilder &b, Location loc, Value value,
+                 llvm::function_ref<Value(Value)> exchange);
+  void lowerMbcnt(Operation *op);
+  void lowerWaveCall(Operation *op);
+  void lowerMakeBuffer(ROCDL::MakeBufferRsrcOp op);
+  void lowerBufferAccess(Operation *op);
+  void lowerBufferAtomic(Operation *op);
+
+  LLVM::LLVMFuncOp body;
+  Value ctx;
+  Declare declare;
+  Type ptrType, i32, i64;
+  DataLayout layout;
+};
+
+Value BodyLowering::call(OpBuilder &b, Location loc, StringRef name,
+                         Type result, ValueRange args) {
+  MLIRContext *context = b.getContext();
+  Type resultType = result ? result : LLVM::LLVMVoidType::get(context);
+  SmallVector<Type> argTypes(args.getTypes());
+  LLVM::LLVMFuncOp callee =
+      declare(name, LLVM::LLVMFunctionType::get(resultType, argTypes));
+  auto op = LLVM::CallOp::create(b, loc, callee, args);
+  return result ? op.getResult() : Value();
+}
+
+Value BodyLowering::frameSlot(Type type) {
+  OpBuilder top = OpBuilder::atBlockBegin(&body.getBody().front());
+  Location loc = body.getLoc();
+  Value one = LLVM::ConstantOp::create(top, loc, i64, top.getI64IntegerAttr(1));
+  unsigned align = std::max<unsigned>(8, layout.getTypeABIAlignment(type));
+  return LLVM::AllocaOp::create(top, loc, ptrType, type, one, align);
+}
+
+Value BodyLowering::perDword(OpBuilder &b, Location loc, Value value,
+                             llvm::function_ref<Value(Value)> exchange) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value bits = LLVM::PtrToIntOp::create(b, loc, i64, value);
+    Value out = perDword(b, loc, bits, exchange);
+    return LLVM::IntToPtrOp::create(b, loc, type, out);
+  }
+  unsigned bits = laneValueBits(type);
+  Type intType = b.getIntegerType(bits);
+  Value raw = type == intType ? value
+                              : LLVM::BitcastOp::create(b, loc, intType, value)
+                                    .getResult();
+  Value result;
+  if (bits <= 32) {
+    Value word = bits == 32 ? raw : LLVM::ZExtOp::create(b, loc, i32, raw);
+    Value out = exchange(word);
+    result = bits == 32 ? out : LLVM::TruncOp::create(b, loc, intType, out);
+  } else {
+    auto words = VectorType::get({int64_t(bits / 32)}, i32);
+    Value in = LLVM::BitcastOp::create(b, loc, words, raw);
+    Value out = LLVM::PoisonOp::create(b, loc, words);
+    for (int64_t i = 0; i < words.getNumElements(); ++i) {
+      Value index = constI32(b, loc, i);
+      Value word = LLVM::ExtractElementOp::create(b, loc, in, index);
+      out = LLVM::InsertElementOp::create(b, loc, out, exchange(word), index);
+    }
+    result = LLVM::BitcastOp::create(b, loc, intType, out);
+  }
+  return type == intType ? result
+                         : LLVM::BitcastOp::create(b, loc, type, result)
+                               .getResult();
+}
+
+/// v_mbcnt_lo/hi_u32_b32: base + the number of set bits of the mask among
+/// the lanes below this one, the lo form counting lanes 0..31, the hi form
+/// lanes 32..63 (mask bit i stands for lane 32 + i).
+void BodyLowering::lowerMbcnt(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  bool lo = isa<ROCDL::MbcntLoOp>(op);
+  Value mask = op->getOperand(0), base = op->getOperand(1);
+  Value lane = loadCtx(b, loc, ctx, kCtxLaneIdOffset, i32);
+  Value c32 = constI32(b, loc, 32);
+  Value below = lo ? LLVM::UMinOp::create(b, loc, lane, c32).getResult()
+                   : LLVM::USubSat::create(b, loc, lane, c32).getResult();
+  Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+  Value lanes = LLVM::SubOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, one,
+                                  LLVM::ZExtOp::create(b, loc, i64, below)),
+      one);
+  Value bits = LLVM::AndOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, mask), lanes);
+  Value count = LLVM::TruncOp::create(
+      b, loc, i32, LLVM::CtPopOp::create(b, loc, i64, bits));
+  op->getResult(0).replaceAllUsesWith(LLVM::AddOp::create(b, loc, base, count));
+  op->erase();
+}
+
+void BodyLowering::lowerWaveCall(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value result;
+  if (auto permute = dyn_cast<ROCDL::DsBpermuteOp>(op)) {
+    result = call(b, loc, "fly_emu_ds_bpermute", i32,
+                  {ctx, permute.getIndex(), permute.getSrc()});
+  } else if (auto read = dyn_cast<ROCDL::ReadlaneOp>(op)) {
+    result = perDword(b, loc, read.getSrc0(), [&](Value word) {
+      return call(b, loc, "fly_emu_readlane", i32, {ctx, word, read.getSrc1()});
+    });
+  } else if (auto first = dyn_cast<ROCDL::ReadfirstlaneOp>(op)) {
+    result = perDword(b, loc, first.getSrc(), [&](Value word) {
+      return call(b, loc, "fly_emu_readfirstlane", i32, {ctx, word});
+    });
+  } else {
+    auto ballot = cast<ROCDL::BallotOp>(op);
+    Value predicate = LLVM::ZExtOp::create(b, loc, i32, ballot.getPred());
+    result = call(b, loc, "fly_emu_ballot", i64, {ctx, predicate});
+    if (ballot.getRes().getType() != i64)
+      result = LLVM::TruncOp::create(b, loc, ballot.getRes().getType(), result);
+  }
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+}
+
+/// The descriptor {base, num_records, stride, flags} (FlyEmuBufferResource)
+/// in a frame slot; the resource is its address.
+void BodyLowering::lowerMakeBuffer(ROCDL::MakeBufferRsrcOp op) {
+  MLIRContext *context = op.getContext();
+  auto descriptor = LLVM::LLVMStructType::getLiteral(
+      context, {ptrType, i64, i32, i32});
+  Value slot = frameSlot(descriptor);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto field = [&](int32_t index, Value value) {
+    Value at = LLVM::GEPOp::create(b, loc, ptrType, descriptor, slot,
+                                   ArrayRef<LLVM::GEPArg>{0, index},
+                                   LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc, value, at);
+  };
+  field(0, op.getBase());
+  field(1, op.getNumRecords());
+  field(2, LLVM::ZExtOp::create(b, loc, i32, op.getStride()));
+  field(3, op.getFlags());
+  op.getRes().replaceAllUsesWith(slot);
+  op.erase();
+}
+
+void BodyLowering::lowerBufferAccess(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (auto load = dyn_cast<ROCDL::RawPtrBufferLoadOp>(op)) {
+    Type type = load.getRes().getType();
+    Value slot = frameSlot(type);
+    Value bytes = constI32(b, loc, layout.getTypeSize(type));
+    call(b, loc, "fly_emu_buffer_load", nullptr,
+         {ctx, load.getRsrc(), load.getOffset(), load.getSoffset(), bytes,
+          slot});
+    load.getRes().replaceAllUsesWith(
+        LLVM::LoadOp::create(b, loc, type, slot).getResult());
+  } else {
+    auto store = cast<ROCDL::RawPtrBufferStoreOp>(op);
+    Type type = store.getVdata().getType();
+    Value slot = frameSlot(type);
+    LLVM::StoreOp::create(b, loc, store.getVdata(), slot);
+    Value bytes = constI32(b, loc, layout.getTypeSize(type));
+    call(b, loc, "fly_emu_buffer_store", nullptr,
+         {ctx, store.getRsrc(), store.getOffset(), store.getSoffset(), bytes,
+          slot});
+  }
+  op->erase();
+}
+
+/// A device-scope buffer atomic: the host atomic at the address the runtime
+/// range-checks (a zeroed sink when out of range).
+void BodyLowering::lowerBufferAtomic(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  // Operands: (value[, compare], rsrc, voffset, soffset, aux).
+  bool cas = isa<ROCDL::RawPtrBufferAtomicCmpSwap>(op);
+  unsigned rsrcIndex = cas ? 2 : 1;
+  Value value = op->getOperand(0);
+  Value bytes = constI32(b, loc, layout.getTypeSize(value.getType()));
+  Value address = call(b, loc, "fly_emu_buffer_atomic_address", ptrType,
+                       {ctx, op->getOperand(rsrcIndex),
+                        op->getOperand(rsrcIndex + 1),
+                        op->getOperand(rsrcIndex + 2), bytes});
+  auto ordering = LLVM::AtomicOrdering::monotonic;
+  if (cas) {
+    Value swapped = LLVM::AtomicCmpXchgOp::create(
+        b, loc, address, op->getOperand(1), value, ordering, ordering);
+    op->getResult(0).replaceAllUsesWith(
+        LLVM::ExtractValueOp::create(b, loc, swapped, 0).getResult());
+  } else {
+    LLVM::AtomicBinOp kind =
+        isa<ROCDL::RawPtrBufferAtomicFaddOp>(op)   ? LLVM::AtomicBinOp::fadd
+        : isa<ROCDL::RawPtrBufferAtomicFmaxOp>(op) ? LLVM::AtomicBinOp::fmax
+        : isa<ROCDL::RawPtrBufferAtomicSmaxOp>(op) ? LLVM::AtomicBinOp::max
+                                                   : LLVM::AtomicBinOp::umin;
+    LLVM::AtomicRMWOp::create(b, loc, kind, address, value, ordering);
+  }
+  op->erase();
+}
+
+void BodyLowering::lower(Operation *op, Lowering kind) {
+  switch (kind) {
+  case Lowering::Mbcnt:
+    return lowerMbcnt(op);
+  case Lowering::WaveCall:
+    return lowerWaveCall(op);
+  case Lowering::MakeBuffer:
+    return lowerMakeBuffer(cast<ROCDL::MakeBufferRsrcOp>(op));
+  case Lowering::BufferAccess:
+    return lowerBufferAccess(op);
+  case Lowering::BufferAtomic:
+    return lowerBufferAtomic(op);
+  default:
+    llvm_unreachable("lowered by rewriteKernel");
+  }
+}
+
+/// llvm.amdgcn.rsq (v_rsq: 1/sqrt, approximate on the GPU) as 1/sqrt(x).
+void lowerRsq(LLVM::CallIntrinsicOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type type = op.getResult(0).getType();
+  Type element = getElementTypeOrSelf(type);
+  Attribute one = b.getFloatAttr(element, 1.0);
+  if (auto vector = dyn_cast<VectorType>(type))
+    one = SplatElementsAttr::get(vector, one);
+  Value c1 = LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(one));
+  Value root = LLVM::SqrtOp::create(b, loc, op.getOperand(0));
+  op.getResult(0).replaceAllUsesWith(LLVM::FDivOp::create(b, loc, c1, root));
+  op.erase();
 }
 
 void ConvertROCDLToEmu::rewriteKernel(
@@ -290,6 +642,10 @@ void ConvertROCDLToEmu::rewriteKernel(
   });
   auto barrierType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
   Value lds; // ctx->lds, loaded once at the top of the body.
+  auto declare = [&](StringRef name, LLVM::LLVMFunctionType type) {
+    return getOrDeclare(name, type);
+  };
+  BodyLowering lowering(kernel, ctx, declare);
   for (Operation *op : ops) {
     OpBuilder b(op);
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
@@ -328,6 +684,13 @@ void ConvertROCDLToEmu::rewriteKernel(
       break;
     case Lowering::Erase:
       op->erase();
+      break;
+    case Lowering::Mbcnt:
+    case Lowering::WaveCall:
+    case Lowering::MakeBuffer:
+    case Lowering::BufferAccess:
+    case Lowering::BufferAtomic:
+      lowering.lower(op, plan.kind);
       break;
     case Lowering::Unsupported:
       llvm_unreachable("rejected by check()");
@@ -418,7 +781,11 @@ void ConvertROCDLToEmu::runOnOperation() {
   for (LLVM::GlobalOp global : dynamicLds)
     ldsOffsets[global.getSymNameAttr()] = staticBytes;
 
-  // 3. The kernels.
+  // 3. AMDGPU intrinsics with host equivalents, then the kernels.
+  module.walk([](LLVM::CallIntrinsicOp op) {
+    if (op.getIntrin() == "llvm.amdgcn.rsq")
+      lowerRsq(op);
+  });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func))
       rewriteKernel(func, ldsOffsets);

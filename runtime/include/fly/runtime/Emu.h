@@ -42,10 +42,36 @@
  *   out-of-bounds buffer access). The launch stops (no new workgroups start,
  *   running ones stop at their next switch point) and fly_emu_launch returns
  *   the message; the process lives on. A work-item that runs off its fiber
- *   stack hits a guard zone and is reported the same way (a SIGSEGV handler,
- *   installed at the first launch, chains any other fault to the previous
- *   handler). A trapped work-item's stack is abandoned, not unwound: host
- *   code must not hold locks or resources across these calls.
+ *   stack hits a guard zone and is reported the same way, as a stack
+ *   overflow.
+ *
+ *   Invalid memory accesses of kernel code are reported the same way too:
+ *   a SIGSEGV or SIGBUS raised by the processor while a work-item runs
+ *   kernel code (including C library functions such as memcpy that the
+ *   kernel calls, and the runtime's buffer accesses made for it; not the
+ *   runtime's barrier and wave code) stops the launch with
+ *     kernel fault in workgroup (x,y,z), work-item (x,y,z): invalid memory
+ *     access (SIGSEGV) at address 0x...: nothing is mapped there
+ *   The address is the one the processor reports (si_addr): the address of
+ *   the access, or of its first inaccessible byte when it straddles pages.
+ *   What is detected is an access that hits
+ *   unmapped memory (an index far out of bounds, a null or garbage
+ *   pointer) or memory whose protection forbids it (a store to read-only
+ *   data, any access to a guard page). A general-protection fault, such as
+ *   an address beyond the 47-bit user address space, is reported without
+ *   an address (the processor gives none). What cannot be detected: an
+ *   out-of-bounds access that lands in memory the process has mapped
+ *   (the next array, the heap, another work-item's stack) reads or writes
+ *   it silently, exactly as the host code would. The handlers (SIGSEGV and
+ *   SIGBUS, installed at the first launch, on a per-thread alternate signal
+ *   stack) pass every other fault, a fault of the runtime's own code or of
+ *   a thread that runs no work-item, to the handler installed before them
+ *   (Python's faulthandler, say) or to the default action.
+ *
+ *   A trapped or faulting work-item's stack is abandoned, not unwound, and
+ *   so is its workgroup: host code must not hold locks or resources across
+ *   these calls, and a fault inside a C library function that holds a lock
+ *   (malloc, stdio) leaves it held.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -113,6 +139,46 @@ uint32_t fly_emu_ds_bpermute(FlyEmuContext *ctx, uint32_t addr, uint32_t value);
  * is active and its `predicate` is nonzero. Wave32 leaves bits 32..63 zero. */
 uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate);
 
+/* ---- Buffer resources (V#) ------------------------------------------------
+ *
+ * A buffer resource (llvm.amdgcn.make.buffer.rsrc, a `ptr addrspace(8)` in
+ * the kernel) becomes a pointer to this descriptor, which generated code
+ * builds in the work-item's stack frame. Raw buffer accesses
+ * (llvm.amdgcn.raw.ptr.buffer.*) address base + voffset + soffset (byte
+ * offsets, unsigned) and are range-checked against num_records, in bytes:
+ *   - an access of 4 bytes or more is checked per dword: dword i is in range
+ *     when its 4 bytes lie below num_records;
+ *   - a narrower access is in range when all of its bytes lie below
+ *     num_records.
+ * Out-of-range dwords read as 0 and are not written: that is what makes
+ * buffer accesses usable for predication-free borders (SPEC §4). The raw
+ * ops take no index, so only raw resources (stride 0) are emulated; a
+ * nonzero stride traps. The flags word (data format, OOB select,
+ * cache policy) is kept but has no effect on the host. */
+typedef struct FlyEmuBufferResource {
+  void *base;           /*  0 */
+  uint64_t num_records; /*  8: bytes                                       */
+  uint32_t stride;      /* 16: bytes per record; only 0 is emulated        */
+  uint32_t flags;       /* 20                                              */
+} FlyEmuBufferResource; /* 24 bytes on LP64 (ABI, like FlyEmuContext)      */
+
+/* Loads `bytes` (1..16) at the resource's voffset + soffset into `dst`,
+ * zero for the out-of-range part. */
+void fly_emu_buffer_load(FlyEmuContext *ctx, const FlyEmuBufferResource *rsrc,
+                         uint32_t voffset, uint32_t soffset, uint32_t bytes,
+                         void *dst);
+/* Stores the in-range part of `bytes` (1..16) from `src`. */
+void fly_emu_buffer_store(FlyEmuContext *ctx, const FlyEmuBufferResource *rsrc,
+                          uint32_t voffset, uint32_t soffset, uint32_t bytes,
+                          const void *src);
+/* The address a buffer atomic of `bytes` operates on: the element's when it
+ * is wholly in range, else a zeroed scratch slot of the calling OS thread
+ * (so an out-of-range atomic returns 0 and changes no memory). */
+void *fly_emu_buffer_atomic_address(FlyEmuContext *ctx,
+                                    const FlyEmuBufferResource *rsrc,
+                                    uint32_t voffset, uint32_t soffset,
+                                    uint32_t bytes);
+
 /* A fault detected by the kernel: stops the launch, which returns an error
  * naming the work-item and `message`. Never returns. */
 #ifdef __GNUC__
@@ -140,9 +206,9 @@ typedef struct FlyEmuLaunchConfig {
 #define FLY_EMU_DEFAULT_LDS_LIMIT 65536u
 
 /* Runs the whole grid and returns when it is done: NULL on success, else a
- * message (a bad configuration, or the first trap of a kernel) owned by the
- * runtime and valid until the calling thread's next launch. Launches from
- * several threads are serialised. */
+ * message (a bad configuration, or the first trap or fault of a kernel,
+ * see "Errors") owned by the runtime and valid until the calling thread's
+ * next launch. Launches from several threads are serialised. */
 const char *fly_emu_launch(FlyEmuKernelFn kernel, void *args,
                            const FlyEmuLaunchConfig *config);
 

@@ -2,10 +2,10 @@
 // pass checks the whole gpu.module before changing anything.
 // RUN: fly-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))'
 
-gpu.module @collective {
+gpu.module @swizzle {
   llvm.func @k(%v: i32, %l: i32) attributes {rocdl.kernel} {
-    // expected-error @+1 {{'rocdl.readlane' op has no emulator lowering in convert-rocdl-to-emu yet}}
-    %r = rocdl.readlane %v, %l : (i32, i32) -> i32
+    // expected-error @+1 {{'rocdl.ds_swizzle' op has no emulator lowering in convert-rocdl-to-emu yet}}
+    %r = rocdl.ds_swizzle %v, %l : (i32, i32) -> i32
     llvm.return
   }
 }
@@ -45,13 +45,10 @@ gpu.module @device_library {
 
 // -----
 
-gpu.module @buffer_pointer {
+gpu.module @fat_buffer_pointer {
   llvm.func @k(%p: !llvm.ptr<1>) attributes {rocdl.kernel} {
-    %c0 = llvm.mlir.constant(0 : i16) : i16
-    %c1 = llvm.mlir.constant(0 : i64) : i64
-    %c2 = llvm.mlir.constant(0 : i32) : i32
-    // expected-error @+1 {{has a buffer pointer result (address space 7, 8 or 9), which convert-rocdl-to-emu does not handle yet}}
-    %r = rocdl.make.buffer.rsrc %p, %c0, %c1, %c2 : !llvm.ptr<1> to !llvm.ptr<8>
+    // expected-error @+1 {{has a buffer pointer result (address space 7 or 9), which convert-rocdl-to-emu does not handle yet}}
+    %f = llvm.addrspacecast %p : !llvm.ptr<1> to !llvm.ptr<7>
     llvm.return
   }
 }
@@ -82,4 +79,43 @@ gpu.module @lds_outside_kernel {
 gpu.module @lds_initializer {
   // expected-error @+1 {{'llvm.mlir.global' op is an LDS global with an initializer; the emulator, like the hardware, leaves LDS uninitialised}}
   llvm.mlir.global internal @tile(dense<1.0> : tensor<4xf32>) {addr_space = 3 : i32} : !llvm.array<4 x f32>
+}
+
+// -----
+
+gpu.module @odd_forms {
+  llvm.func @k(%v: i48, %l: i32, %r: !llvm.ptr<8>, %f: f32, %i: i32) attributes {rocdl.kernel} {
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    // expected-error @+1 {{'rocdl.readlane' op exchanges a value that is neither 32 bits or less nor a whole number of 32-bit words, which convert-rocdl-to-emu does not handle}}
+    %a = rocdl.readlane %v, %l : (i48, i32) -> i48
+    // expected-error @+1 {{'rocdl.raw.ptr.buffer.load' op loads a value that is not 1 to 16 bytes, which convert-rocdl-to-emu does not handle}}
+    %b = rocdl.raw.ptr.buffer.load %r, %c0, %c0, %c0 : vector<8xi32>
+    // expected-error @+1 {{'rocdl.raw.ptr.buffer.atomic.fadd' op is a float atomic on a value that is not a scalar float, which convert-rocdl-to-emu does not handle}}
+    rocdl.raw.ptr.buffer.atomic.fadd %i, %r, %c0, %c0, %c0 : i32
+    // expected-error @+1 {{'rocdl.raw.ptr.buffer.atomic.cmpswap' op compares and swaps a value that is not an integer of at most 64 bits, which convert-rocdl-to-emu does not handle}}
+    %d = rocdl.raw.ptr.buffer.atomic.cmpswap %f, %f, %r, %c0, %c0, %c0 : f32
+    llvm.return
+  }
+}
+
+// -----
+
+gpu.module @collective_outside_kernel {
+  llvm.func @helper(%v: i32) -> i32 {
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    // expected-error @+1 {{'rocdl.readfirstlane' op outside a kernel needs the emulator context, which convert-rocdl-to-emu only threads into kernels yet}}
+    %r = rocdl.readfirstlane %v : i32
+    llvm.return %r : i32
+  }
+}
+
+// -----
+
+gpu.module @other_intrinsic_forms {
+  llvm.func @k(%v: i32) attributes {rocdl.kernel} {
+    // rsq is emulated on floats only.
+    // expected-error @+1 {{'llvm.call_intrinsic' op calls the AMDGPU intrinsic llvm.amdgcn.rsq, which convert-rocdl-to-emu does not handle}}
+    %r = llvm.call_intrinsic "llvm.amdgcn.rsq"(%v) : (i32) -> i32
+    llvm.return
+  }
 }

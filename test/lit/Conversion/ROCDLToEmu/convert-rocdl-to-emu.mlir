@@ -221,3 +221,88 @@ gpu.module @spaces {
     llvm.return
   }
 }
+
+// -----
+
+// Wave operations: mbcnt inline from the lane id (context offset 52), lo
+// counting lanes 0..31 (umin 32), hi lanes 32..63 (usub.sat 32); the
+// collectives call the runtime per 32-bit word (an i64 readlane twice), a
+// ballot's i1 widened and its i64 mask truncated to the i32 asked for.
+
+// CHECK-LABEL: gpu.module @wave
+// CHECK-DAG: llvm.func @fly_emu_ballot(!llvm.ptr, i32) -> i64
+// CHECK-DAG: llvm.func @fly_emu_readfirstlane(!llvm.ptr, i32) -> i32
+// CHECK-DAG: llvm.func @fly_emu_readlane(!llvm.ptr, i32, i32) -> i32
+// CHECK-DAG: llvm.func @fly_emu_ds_bpermute(!llvm.ptr, i32, i32) -> i32
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[V:.*]]: i32, %[[W:.*]]: i64, %[[L:.*]]: i32, %[[P:.*]]: i1, %[[M:.*]]: i32)
+// CHECK: %[[LANEP:.*]] = llvm.getelementptr inbounds %[[CTX]][52]
+// CHECK: %[[LANE:.*]] = llvm.load %[[LANEP]] {{.*}} -> i32
+// CHECK: llvm.intr.umin(%[[LANE]], %{{.*}})
+// CHECK: %[[LOBITS:.*]] = llvm.and
+// CHECK: llvm.intr.ctpop(%[[LOBITS]]) : (i64) -> i64
+// CHECK: %[[LO:.*]] = llvm.add %[[L]], %{{.*}} : i32
+// CHECK: llvm.intr.usub.sat
+// CHECK: llvm.add %[[LO]], %{{.*}} : i32
+// CHECK: llvm.call @fly_emu_ds_bpermute(%[[CTX]], %[[L]], %[[V]])
+// CHECK: %[[WORDS:.*]] = llvm.bitcast %[[W]] : i64 to vector<2xi32>
+// CHECK-COUNT-2: llvm.call @fly_emu_readlane(%[[CTX]], %{{.*}}, %[[L]])
+// CHECK: llvm.bitcast %{{.*}} : vector<2xi32> to i64
+// CHECK: llvm.call @fly_emu_readfirstlane(%[[CTX]], %[[V]])
+// CHECK: %[[PW:.*]] = llvm.zext %[[P]] : i1 to i32
+// CHECK: %[[MASK:.*]] = llvm.call @fly_emu_ballot(%[[CTX]], %[[PW]])
+// CHECK: llvm.trunc %[[MASK]] : i64 to i32
+gpu.module @wave {
+  llvm.func @k(%v: i32, %w: i64, %l: i32, %p: i1, %m: i32) attributes {rocdl.kernel} {
+    %lo = rocdl.mbcnt.lo %m, %l : (i32, i32) -> i32
+    %hi = rocdl.mbcnt.hi %m, %lo : (i32, i32) -> i32
+    %a = rocdl.ds_bpermute %l, %v : (i32, i32) -> i32
+    %b = rocdl.readlane %w, %l : (i64, i32) -> i64
+    %c = rocdl.readfirstlane %v : i32
+    %d = rocdl.ballot %p : i32
+    llvm.return
+  }
+}
+
+// -----
+
+// Buffer resources: make.buffer.rsrc fills a {base, num_records, stride,
+// flags} descriptor in an entry-block alloca; loads and stores go through a
+// frame slot to the range-checking runtime; atomics operate at the address
+// the runtime checks; rsq is 1 / sqrt.
+
+// CHECK-LABEL: gpu.module @buffers
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[BASE:.*]]: !llvm.ptr, %[[N:.*]]: i64, %[[OFF:.*]]: i32, %[[X:.*]]: f32)
+// CHECK-DAG: %[[STORESLOT:.*]] = llvm.alloca %{{.*}} x vector<2xf32> {alignment = 8 : i64}
+// CHECK-DAG: %[[LOADSLOT:.*]] = llvm.alloca %{{.*}} x vector<4xi32> {alignment = 16 : i64}
+// CHECK-DAG: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i32, i32)> {alignment = 8 : i64}
+// CHECK: llvm.store %[[BASE]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.store %[[N]], %{{.*}} : i64, !llvm.ptr
+// CHECK: %[[STRIDE:.*]] = llvm.zext %{{.*}} : i16 to i32
+// CHECK: llvm.store %[[STRIDE]]
+// CHECK: %[[B16:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK: llvm.call @fly_emu_buffer_load(%[[CTX]], %[[DESC]], %[[OFF]], %{{.*}}, %[[B16]], %[[LOADSLOT]])
+// CHECK: llvm.load %[[LOADSLOT]] : !llvm.ptr -> vector<4xi32>
+// CHECK: llvm.store %{{.*}}, %[[STORESLOT]] : vector<2xf32>, !llvm.ptr
+// CHECK: llvm.call @fly_emu_buffer_store(%[[CTX]], %[[DESC]], %[[OFF]], %{{.*}}, %{{.*}}, %[[STORESLOT]])
+// CHECK: %[[AT:.*]] = llvm.call @fly_emu_buffer_atomic_address(%[[CTX]], %[[DESC]], %[[OFF]]
+// CHECK: llvm.atomicrmw fadd %[[AT]], %[[X]] monotonic : !llvm.ptr, f32
+// CHECK: %[[AT2:.*]] = llvm.call @fly_emu_buffer_atomic_address
+// CHECK: %[[PAIR:.*]] = llvm.cmpxchg %[[AT2]], %[[OFF]], %{{.*}} monotonic monotonic : !llvm.ptr, i32
+// CHECK: llvm.extractvalue %[[PAIR]][0]
+// CHECK: %[[ROOT:.*]] = llvm.intr.sqrt(%[[X]]) : (f32) -> f32
+// CHECK: llvm.fdiv %{{.*}}, %[[ROOT]] : f32
+gpu.module @buffers {
+  llvm.func @k(%base: !llvm.ptr<1>, %n: i64, %off: i32, %x: f32) attributes {rocdl.kernel} {
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %s = llvm.mlir.constant(0 : i16) : i16
+    %r = rocdl.make.buffer.rsrc %base, %s, %n, %c0 : !llvm.ptr<1> to !llvm.ptr<8>
+    %v = rocdl.raw.ptr.buffer.load %r, %off, %c0, %c0 : vector<4xi32>
+    %f = llvm.bitcast %v : vector<4xi32> to vector<4xf32>
+    %h = llvm.shufflevector %f, %f [0, 1] : vector<4xf32>
+    rocdl.raw.ptr.buffer.store %h, %r, %off, %c0, %c0 : vector<2xf32>
+    rocdl.raw.ptr.buffer.atomic.fadd %x, %r, %off, %c0, %c0 : f32
+    %old = rocdl.raw.ptr.buffer.atomic.cmpswap %c0, %off, %r, %off, %c0, %c0 : i32
+    %y = llvm.call_intrinsic "llvm.amdgcn.rsq"(%x) : (f32) -> f32
+    llvm.return
+  }
+}

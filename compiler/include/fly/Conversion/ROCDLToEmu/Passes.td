@@ -48,6 +48,25 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         (`rocdl.sched.barrier`, `rocdl.s.setprio`, `rocdl.s.sleep`,
         `rocdl.s.nop`) are erased: a work-item's memory operations complete
         in program order on the host.
+      - `rocdl.mbcnt.lo` / `.hi` are computed inline from the lane id at
+        offset 52: base + popcount(mask & the lanes below this one), lanes
+        0..31 for lo, 32..63 for hi.
+      - Wave collectives call the runtime, per 32-bit word of the value
+        (narrower values zero-extended, wider ones split):
+        `rocdl.ds_bpermute` -> `fly_emu_ds_bpermute`, `rocdl.readlane` ->
+        `fly_emu_readlane`, `rocdl.readfirstlane` -> `fly_emu_readfirstlane`,
+        `rocdl.ballot` -> `fly_emu_ballot` (truncated for an i32 mask).
+      - Buffer resources: `rocdl.make.buffer.rsrc` becomes a
+        FlyEmuBufferResource {base, num_records, stride, flags} in an alloca
+        of the body's entry block (one per op), the resource its address;
+        `rocdl.raw.ptr.buffer.load` / `.store` go through a frame slot to
+        `fly_emu_buffer_load` / `fly_emu_buffer_store`, which range-check
+        (Emu.h); `rocdl.raw.ptr.buffer.atomic.{fadd,fmax,smax,umin}` and
+        `.cmpswap` become `llvm.atomicrmw` / `llvm.cmpxchg` (monotonic) at
+        `fly_emu_buffer_atomic_address`. The cache-policy operand is
+        dropped.
+    In any function, `llvm.call_intrinsic "llvm.amdgcn.rsq"` becomes
+    `1.0 / llvm.intr.sqrt`.
     The runtime functions used are declared as external llvm.funcs.
 
     LDS. Every llvm.mlir.global in address space 3 is laid out in one
@@ -66,12 +85,14 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     `llvm.addrspacecast` becomes its operand. Private allocas stay allocas.
 
     Not handled yet, each an error naming the operation: any other ROCDL op
-    (wave collectives such as readlane, ds_bpermute, ballot, mbcnt;
-    buffer-resource loads and stores; MFMA/WMMA; named barriers), a call of
-    an `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_` device-library
-    function, pointers in address spaces 7, 8 or 9 (buffer resources), and
-    ids, barriers or LDS addresses used outside a kernel (device functions
-    would need the context threaded through their calls).
+    (MFMA/WMMA, DPP and swizzle moves, buffer-to-LDS loads, named
+    barriers), a readlane of a value that is not 32 bits or less or a
+    whole number of words, buffer accesses wider than 16 bytes, a call of
+    any other `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_`
+    device-library function, pointers in address spaces 7 or 9 (buffer
+    fat and strided pointers), and ids, collectives, buffer ops or LDS
+    addresses used outside a kernel (device functions would need the
+    context threaded through their calls).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
