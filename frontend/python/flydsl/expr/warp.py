@@ -98,6 +98,30 @@ def _shuffle(fname, mode, x, offset, width, with_valid):
         fail(f"fx.{fname}: {cls.__name__} is wider than 64 bits")
     offset = _i32(fname, "lane" if mode == "idx" else "offset", offset)
     width = _width(fname, width)
+    # convert-gpu-to-rocdl checks a source lane only against the end of the
+    # lane's segment: an idx lane is taken from lane 0 of the wave rather
+    # than of the segment, and an up shuffle past the segment's start reads
+    # the segment before (or wraps around the wave) and says it is valid.
+    # Both are corrected here, so the documented semantics hold on AMD.
+    up_ok = None
+    if mode in ("idx", "up"):
+        b = builder()
+        i32 = parse_type("i32")
+        (lane_index,) = b.op("gpu.lane_id", [], [parse_type("index")])
+        (lane,) = b.op("arith.index_cast", [lane_index], [i32])
+        (c0,) = b.op("arith.constant", [], [i32], "value = 0 : i32")
+        (neg_width,) = b.op("arith.subi", [c0, width.ir], [i32])
+        if mode == "idx":  # the segment's first lane + the lane asked for
+            (base,) = b.op("arith.andi", [lane, neg_width], [i32])
+            (src,) = b.op("arith.addi", [base, offset.ir], [i32])
+            offset = nm.Int32(src)
+        else:  # valid only when lane - delta stays in the segment
+            (c1,) = b.op("arith.constant", [], [i32], "value = 1 : i32")
+            (low_bits,) = b.op("arith.subi", [width.ir, c1], [i32])
+            (in_segment,) = b.op("arith.andi", [lane, low_bits], [i32])
+            (ok,) = b.op("arith.cmpi", [in_segment, offset.ir], [parse_type("i1")],
+                         "predicate = 9 : i64")  # uge
+            up_ok = nm.Boolean(ok)
     if not isinstance(x, nm.Vector):
         value, valid = _shuffle_scalar(x, offset, width, mode)
     else:
@@ -111,6 +135,12 @@ def _shuffle(fname, mode, x, offset, width, with_valid):
             (result,) = b.op("vector.insert", [s.ir, result], [x.ir.type],
                              f"static_position = array<i64: {i}>")
         value = nm.Vector(result, cls)
+    if up_ok is not None:  # an invalid lane keeps its own value, as the others do
+        b = builder()
+        (v,) = b.op("arith.select", [up_ok.ir, value.ir, x.ir], [x.ir.type])
+        value = type(value)(v, cls) if isinstance(value, nm.Vector) else cls(v)
+        (ok,) = b.op("arith.andi", [valid.ir, up_ok.ir], [up_ok.ir.type])
+        valid = nm.Boolean(ok)
     return (value, valid) if with_valid else value
 
 

@@ -1,0 +1,163 @@
+"""Wave shuffles written with fx, compiled by the whole compiler for a chip
+and run on the emulator (wave64 on gfx942, wave32 on gfx1100), checked
+against numpy.
+
+convert-gpu-to-rocdl turns every `fx.shuffle*` into mbcnt (the lane id)
+and ds_bpermute; convert-rocdl-to-emu lowers those to the emulator's wave
+collectives. The reductions sum with a butterfly of xor shuffles, then
+combine the waves of a block through LDS and a barrier and a second round
+of down shuffles in the first wave.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+
+BLOCK = 256
+CHIPS = [("gfx942", 64), ("gfx1100", 32)]
+
+
+@pytest.fixture
+def chip(request, monkeypatch):
+    arch, wave = request.param
+    monkeypatch.setenv("ARCH", arch)
+    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
+    flyc.Environment.reload()
+    yield arch, wave
+    monkeypatch.undo()
+    flyc.Environment.reload()
+
+
+def make_reduction(wave: int):
+    waves = BLOCK // wave
+
+    @flyc.kernel(known_block_size=(BLOCK, 1, 1))
+    def block_sum_kernel(A: fx.Tensor, WaveSums: fx.Tensor, BlockSums: fx.Tensor):
+        tid = fx.thread_idx.x
+        bid = fx.block_idx.x
+        x = A[bid * BLOCK + tid]
+        step = wave // 2
+        while step >= 1:  # static: unrolled at trace time
+            x = x + fx.shuffle_xor(x, step)
+            step //= 2
+        WaveSums[bid * BLOCK + tid] = x  # every lane holds its wave's sum
+
+        smem = fx.SharedAllocator()
+        partial = smem.allocate_tensor(fx.Float32, fx.make_layout((waves,), (1,)))
+        lane = tid % wave
+        if lane == 0:
+            partial[tid // wave] = x
+        fx.barrier()
+        if tid < wave:
+            y = fx.Float32(0.0)
+            if lane < waves:
+                y = partial[lane]
+            step = wave // 2
+            while step >= 1:
+                y = y + fx.shuffle_down(y, step)
+                step //= 2
+            if tid == 0:
+                BlockSums[bid] = y
+
+    @flyc.jit
+    def block_sum(A, WaveSums, BlockSums):
+        n = A.shape[0]
+        block_sum_kernel(A, WaveSums, BlockSums).launch(grid=(n // BLOCK, 1, 1),
+                                                        block=(BLOCK, 1, 1))
+
+    return block_sum
+
+
+@pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_reduction_with_lane_shuffles(chip, blocks):
+    arch, wave = chip
+    rng = np.random.default_rng(7 + blocks)
+    # Small integers: every partial sum is exact in f32, so the order of the
+    # additions cannot hide a wrong lane.
+    a = rng.integers(-50, 50, size=blocks * BLOCK).astype(np.float32)
+    wave_sums = np.full_like(a, np.nan)
+    block_sums = np.full(blocks, np.nan, dtype=np.float32)
+    make_reduction(wave)(a, wave_sums, block_sums)
+    want_waves = np.repeat(a.reshape(-1, wave).sum(axis=1), wave)
+    np.testing.assert_array_equal(wave_sums, want_waves)
+    np.testing.assert_array_equal(block_sums, a.reshape(blocks, BLOCK).sum(axis=1))
+
+
+# ---- each shuffle mode against a model of gpu.shuffle -----------------------------
+
+def make_shuffle(mode: str, offset: int, width):
+    @flyc.kernel(known_block_size=(BLOCK, 1, 1))
+    def shuffle_kernel(A: fx.Tensor, Out: fx.Tensor, Valid: fx.Tensor):
+        tid = fx.thread_idx.x
+        x = A[tid]
+        if mode == "idx":
+            v, ok = fx.shuffle(x, (tid * 7 + offset) % fx.wave_size(), width, with_valid=True)
+        elif mode == "xor":
+            v, ok = fx.shuffle_xor(x, offset, width, with_valid=True)
+        elif mode == "up":
+            v, ok = fx.shuffle_up(x, offset, width, with_valid=True)
+        else:
+            v, ok = fx.shuffle_down(x, offset, width, with_valid=True)
+        Valid[tid] = fx.arith.select(ok, fx.Int32(1), fx.Int32(0))
+        Out[tid] = fx.arith.select(ok, v, -1.0)
+
+    @flyc.jit
+    def run(A, Out, Valid):
+        shuffle_kernel(A, Out, Valid).launch(grid=(1, 1, 1), block=(BLOCK, 1, 1))
+
+    return run
+
+
+def shuffle_model(mode, offset, wave, width):
+    """gpu.shuffle in segments of `width` lanes (the wave when None): the
+    source lane of each lane, or None where the source falls outside the
+    lane's segment (valid = false)."""
+    width = width or wave
+    sources = []
+    for t in range(BLOCK):
+        lane = t % width  # within the segment
+        src = {"idx": (t * 7 + offset) % wave, "xor": lane ^ offset,
+               "up": lane - offset, "down": lane + offset}[mode]
+        sources.append(t - lane + src if 0 <= src < width else None)
+    return sources
+
+
+@pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
+@pytest.mark.parametrize("mode,offset,width", [
+    ("idx", 3, None), ("xor", 1, None), ("xor", 5, None), ("up", 2, None), ("down", 7, None),
+    ("down", 1, None), ("idx", 3, 16), ("xor", 2, 4), ("up", 3, 8), ("down", 3, 8),
+    ("up", 1, 32), ("idx", 0, 2)])
+def test_shuffle_modes(chip, mode, offset, width):
+    _, wave = chip
+    a = np.arange(BLOCK, dtype=np.float32) * 2.0 + 1.0
+    out = np.zeros_like(a)
+    valid = np.full(BLOCK, -7, dtype=np.int32)
+    make_shuffle(mode, offset, width)(a, out, valid)
+    sources = shuffle_model(mode, offset, wave, width)
+    np.testing.assert_array_equal(valid, [int(s is not None) for s in sources])
+    np.testing.assert_array_equal(out, [a[s] if s is not None else -1.0 for s in sources])
+
+
+@pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
+def test_invalid_up_lanes_keep_their_value(chip):
+    """shuffle_up's lanes below delta get their own value (as idx, xor and
+    down lanes whose source is outside the segment do on AMD)."""
+    @flyc.kernel(known_block_size=(BLOCK, 1, 1))
+    def up_kernel(A: fx.Tensor, Out: fx.Tensor):
+        tid = fx.thread_idx.x
+        Out[tid] = fx.shuffle_up(A[tid], 3, 16)
+
+    @flyc.jit
+    def up(A, Out):
+        up_kernel(A, Out).launch(grid=(1, 1, 1), block=(BLOCK, 1, 1))
+
+    a = np.arange(BLOCK, dtype=np.float32)
+    out = np.zeros_like(a)
+    up(a, out)
+    lane = np.arange(BLOCK) % 16
+    np.testing.assert_array_equal(out, np.where(lane >= 3, a - 3, a))
