@@ -576,18 +576,44 @@ void BodyLowering::lower(Operation *op, Lowering kind) {
   }
 }
 
+/// A float constant of `type` (a scalar or a vector splat).
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  Attribute attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    attr = SplatElementsAttr::get(vector, attr);
+  return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+}
+
 /// llvm.amdgcn.rsq (v_rsq: 1/sqrt, approximate on the GPU) as 1/sqrt(x).
 void lowerRsq(LLVM::CallIntrinsicOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Type type = op.getResult(0).getType();
-  Type element = getElementTypeOrSelf(type);
-  Attribute one = b.getFloatAttr(element, 1.0);
-  if (auto vector = dyn_cast<VectorType>(type))
-    one = SplatElementsAttr::get(vector, one);
-  Value c1 = LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(one));
+  Value c1 = floatConstant(b, loc, op.getResult(0).getType(), 1.0);
   Value root = LLVM::SqrtOp::create(b, loc, op.getOperand(0));
   op.getResult(0).replaceAllUsesWith(LLVM::FDivOp::create(b, loc, c1, root));
+  op.erase();
+}
+
+/// llvm.pow as the AMDGPU backend expands it (the host's pow would differ:
+/// it gives x^y for x < 0 and integral y, the GPU NaN):
+///   exp2(mul_legacy(y, log2(x))), mul_legacy giving 0 when either
+///   operand is 0 (so pow(1, inf) = pow(x, 0) = 1).
+void lowerPow(LLVM::CallIntrinsicOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type type = op.getResult(0).getType();
+  Value x = op.getOperand(0), y = op.getOperand(1);
+  Value log = LLVM::Log2Op::create(b, loc, x);
+  Value zero = floatConstant(b, loc, type, 0.0);
+  auto isZero = [&](Value v) {
+    return LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, v, zero);
+  };
+  Value logIsZero = isZero(log);
+  Value yIsZero = isZero(y);
+  Value eitherZero = LLVM::OrOp::create(b, loc, logIsZero, yIsZero);
+  Value product = LLVM::FMulOp::create(b, loc, y, log);
+  product = LLVM::SelectOp::create(b, loc, eitherZero, zero, product);
+  op.getResult(0).replaceAllUsesWith(LLVM::Exp2Op::create(b, loc, product));
   op.erase();
 }
 
@@ -781,10 +807,13 @@ void ConvertROCDLToEmu::runOnOperation() {
   for (LLVM::GlobalOp global : dynamicLds)
     ldsOffsets[global.getSymNameAttr()] = staticBytes;
 
-  // 3. AMDGPU intrinsics with host equivalents, then the kernels.
+  // 3. AMDGPU intrinsics with host equivalents, intrinsics whose host
+  // implementation differs from the GPU's, then the kernels.
   module.walk([](LLVM::CallIntrinsicOp op) {
     if (op.getIntrin() == "llvm.amdgcn.rsq")
       lowerRsq(op);
+    else if (op.getIntrin() == "llvm.pow" && op.getNumOperands() == 2)
+      lowerPow(op);
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func))

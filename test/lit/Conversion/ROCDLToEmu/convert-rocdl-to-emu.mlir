@@ -291,6 +291,14 @@ gpu.module @wave {
 // CHECK: llvm.extractvalue %[[PAIR]][0]
 // CHECK: %[[ROOT:.*]] = llvm.intr.sqrt(%[[X]]) : (f32) -> f32
 // CHECK: llvm.fdiv %{{.*}}, %[[ROOT]] : f32
+// CHECK: %[[LOG:.*]] = llvm.intr.log2(%[[X]]) : (f32) -> f32
+// CHECK: %[[Z1:.*]] = llvm.fcmp "oeq" %[[LOG]]
+// CHECK: %[[Z2:.*]] = llvm.fcmp "oeq" %[[X]]
+// CHECK: %[[EITHER:.*]] = llvm.or %[[Z1]], %[[Z2]] : i1
+// CHECK: %[[MUL:.*]] = llvm.fmul %[[X]], %[[LOG]] : f32
+// CHECK: %[[PROD:.*]] = llvm.select %[[EITHER]], %{{.*}}, %[[MUL]]
+// CHECK: llvm.intr.exp2(%[[PROD]]) : (f32) -> f32
+// CHECK-NOT: llvm.call_intrinsic
 gpu.module @buffers {
   llvm.func @k(%base: !llvm.ptr<1>, %n: i64, %off: i32, %x: f32) attributes {rocdl.kernel} {
     %c0 = llvm.mlir.constant(0 : i32) : i32
@@ -303,6 +311,7 @@ gpu.module @buffers {
     rocdl.raw.ptr.buffer.atomic.fadd %x, %r, %off, %c0, %c0 : f32
     %old = rocdl.raw.ptr.buffer.atomic.cmpswap %c0, %off, %r, %off, %c0, %c0 : i32
     %y = llvm.call_intrinsic "llvm.amdgcn.rsq"(%x) : (f32) -> f32
+    %z = llvm.call_intrinsic "llvm.pow"(%x, %x) : (f32, f32) -> f32
     llvm.return
   }
 }

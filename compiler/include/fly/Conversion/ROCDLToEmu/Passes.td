@@ -66,7 +66,11 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         `fly_emu_buffer_atomic_address`. The cache-policy operand is
         dropped.
     In any function, `llvm.call_intrinsic "llvm.amdgcn.rsq"` becomes
-    `1.0 / llvm.intr.sqrt`.
+    `1.0 / llvm.intr.sqrt`, and `llvm.call_intrinsic "llvm.pow"` becomes
+    what the AMDGPU backend makes of it, `exp2(mul_legacy(y, log2(x)))`
+    (mul_legacy: 0 when either operand is 0), because the host's pow
+    differs (x < 0 with an integral y). Other generic LLVM intrinsics keep
+    their host implementations (same results up to accuracy).
     The runtime functions used are declared as external llvm.funcs.
 
     LDS. Every llvm.mlir.global in address space 3 is laid out in one
