@@ -15,6 +15,9 @@
 //   bench-emulator [--threads N]   (default: 1 thread = per-core numbers,
 //                                   then N = all cores for the grid rows)
 //
+// bench_compiled.py, next to this file, measures kernels compiled by the real
+// compiler from Python (fma_gemm, vector_add, empty launches) on the emulator.
+//
 //===----------------------------------------------------------------------===//
 
 #include "fly/runtime/Emu.h"

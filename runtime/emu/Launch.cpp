@@ -118,8 +118,12 @@ std::string normalise(const FlyEmuLaunchConfig &in, FlyEmuLaunchConfig &c) {
   if (c.stack_bytes < 4096 || c.stack_bytes > (64u << 20))
     return "fiber stack of " + std::to_string(c.stack_bytes) +
            " bytes is outside 4096 .. 64 MiB";
-  if (c.num_threads == 0)
-    c.num_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (c.num_threads == 0) {
+    // Asked once: hardware_concurrency reads a /sys file on every call,
+    // most of an empty launch's time.
+    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    c.num_threads = cores;
+  }
   return {};
 }
 
