@@ -120,6 +120,11 @@ def test_dump_ir_writes_every_stage(env, tmp_path):
     assert "01-fly-rewrite-func-signature.mlir" in files
     assert any(f.endswith("-convert-fly-to-rocdl.mlir") for f in files)
     assert any(f.endswith("-gpu-module-to-binary.mlir") for f in files)
+    # Every file names its pass (no nameless nested-pipeline adaptors), in
+    # an unbroken numbering.
+    stages = [f for f in files if f.endswith(".mlir")]
+    assert all(f.split("-", 1)[1] != ".mlir" for f in stages), stages
+    assert [int(f[:2]) for f in stages] == list(range(len(stages)))
     isa = (tmp_path / "tiled_copy" / "tiled_copy_kernel_module.gfx942.s").read_text()
     assert "ds_write_b128" in isa and "s_barrier" in isa
     # Stage 00 is what crossed the boundary: the traced text, user locations.
