@@ -3,8 +3,9 @@
 // The CPU emulator behind the launch table host entries call
 // (fly/runtime/Launch.h): a "code object" is the host LLVM bitcode that
 // fly::Compiler makes in emulator mode (the kernels after
-// convert-rocdl-to-emu, with the globals __fly_emu_wave_size and
-// __fly_emu_static_lds_bytes); module_load JIT-compiles it with LLVM ORC,
+// convert-rocdl-to-emu, with the chip's figures as the globals
+// __fly_emu_wave_size, __fly_emu_static_lds_bytes and __fly_emu_lds_limit);
+// module_load JIT-compiles it with LLVM ORC,
 // the emulator's device functions defined by address; get_function looks a
 // kernel entry up; launch runs the grid with fly_emu_launch, synchronously
 // (streams are accepted and do nothing). LLVM, no MLIR.
@@ -13,6 +14,8 @@
 
 #include "fly/runtime/EmuRuntime.h"
 #include "fly/runtime/Emu.h"
+
+#include "HostBuiltins.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -33,6 +36,7 @@ struct EmuModule {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   uint32_t waveSize = 64;
   uint32_t staticLDS = 0;
+  uint32_t ldsLimit = 0; // the chip's LDS per workgroup; 0: the default
 };
 
 /// A kernel entry of a loaded module.
@@ -78,6 +82,9 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_buffer_atomic_address",
          (void *)&fly_emu_buffer_atomic_address);
   define("fly_emu_trap", (void *)&fly_emu_trap);
+  // Compiler-runtime helpers older libgcc lacks (HostBuiltins.cpp).
+  define("__truncsfbf2", (void *)&fly_emu_truncsfbf2);
+  define("__truncdfbf2", (void *)&fly_emu_truncdfbf2);
   if (llvm::Error err = (*jit)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(err);
@@ -109,6 +116,7 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
   };
   read("__fly_emu_wave_size", loaded->waveSize);
   read("__fly_emu_static_lds_bytes", loaded->staticLDS);
+  read("__fly_emu_lds_limit", loaded->ldsLimit);
   auto jit = makeJit();
   if (!jit)
     return failWith(llvm::toString(jit.takeError()));
@@ -146,6 +154,7 @@ int launch(void *, void *function, const FlyLaunchConfig *config,
   }
   emu.lds_bytes = kernel->module->staticLDS + config->shared_memory_bytes;
   emu.wave_size = kernel->module->waveSize;
+  emu.lds_limit = kernel->module->ldsLimit;
   if (config->cluster[0] || config->cluster[1] || config->cluster[2])
     return failWith("the emulator does not run cluster launches yet");
   if (const char *message = fly_emu_launch(kernel->entry, params, &emu))

@@ -212,7 +212,8 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
     auto *i32 = llvm::Type::getInt32Ty(llvmContext);
     for (auto [name, value] :
          {std::pair<const char *, uint64_t>{"__fly_emu_wave_size", chip->waveSize},
-          {"__fly_emu_static_lds_bytes", staticLDS}})
+          {"__fly_emu_static_lds_bytes", staticLDS},
+          {"__fly_emu_lds_limit", chip->ldsBytesPerWorkgroup}})
       new llvm::GlobalVariable(*ir, i32, /*isConstant=*/true,
                                llvm::GlobalValue::ExternalLinkage,
                                llvm::ConstantInt::get(i32, value), name);
@@ -611,12 +612,13 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
         for (const ::fly::target::KernelResources &r : object.kernels)
           if (r.name == kernel.name)
             kernel.resources = r;
-    if (dump)
+    if (dump) {
       if (auto isa = ::fly::target::disassembleCodeObject(object.elf))
         dump->write(object.moduleName + "." + object.chip + ".s",
                     [&](llvm::raw_ostream &os) { os << *isa; });
       else
         llvm::consumeError(isa.takeError());
+    }
     artifact.codeObjects.push_back(
         {object.moduleName, object.chip, std::move(object.elf)});
   }

@@ -339,4 +339,23 @@ NB_MODULE(_fly, m) {
       names.push_back(chip.name.str());
     return names;
   });
+  // The compiler's chip table entry (fly/Target/Chip.h), for the checks the
+  // front end makes while tracing.
+  m.def("chip_info", [](const std::string &name) {
+    const fly::target::ChipInfo *chip = fly::target::lookupChip(name);
+    if (!chip)
+      throw nb::value_error(("unknown chip " + name + "; supported chips: " +
+                             fly::target::supportedChipList())
+                                .c_str());
+    nb::dict info;
+    info["name"] = chip->name.str();
+    info["family"] = fly::target::familyName(chip->family).str();
+    info["wave_size"] = chip->waveSize;
+    info["lds_bytes_per_workgroup"] = chip->ldsBytesPerWorkgroup;
+    info["max_workgroup_size"] = chip->maxWorkgroupSize;
+    info["has_mfma"] = chip->hasMFMA;
+    info["has_wmma"] = chip->hasWMMA;
+    info["has_clusters"] = chip->hasClusters;
+    return info;
+  });
 }

@@ -2,9 +2,9 @@
 
 from .arguments import TensorDescriptor, from_dlpack
 from .env import Environment
-from .errors import CompileError, FlyDSLError, RewriteError, TraceError
+from .errors import ArgumentError, CompileError, FlyDSLError, RewriteError, TraceError
 from .kernel import CompiledFunction, JitFunction, Kernel, compile, jit, kernel
 
 __all__ = ["kernel", "jit", "compile", "from_dlpack", "TensorDescriptor", "CompiledFunction",
            "JitFunction", "Kernel", "Environment", "FlyDSLError", "RewriteError",
-           "TraceError", "CompileError"]
+           "TraceError", "CompileError", "ArgumentError"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .. import _fly
 from .errors import TraceError
 
 # numpy dtype names -> MLIR element types
@@ -132,8 +133,30 @@ def _alignment(address: int, element: str) -> int:
     return align
 
 
+# torch dtypes -> MLIR element types (torch tensors are read directly:
+# numpy has no bfloat16, and cannot view a tensor in device memory)
+_TORCH_DTYPES = {"torch.float32": "f32", "torch.float16": "f16", "torch.float64": "f64",
+                 "torch.bfloat16": "bf16", "torch.int8": "i8", "torch.int16": "i16",
+                 "torch.int32": "i32", "torch.int64": "i64", "torch.uint8": "i8",
+                 "torch.uint16": "i16", "torch.uint32": "i32", "torch.uint64": "i64",
+                 "torch.bool": "i1"}
+
+# MLIR element types -> the name of a dtype users know
+_ELEMENT_NAMES = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
+                  "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"}
+
+
+def _is_torch(t) -> bool:
+    return type(t).__module__.startswith("torch") and hasattr(t, "data_ptr")
+
+
 def describe_array(t, where: str) -> TensorDescriptor:
     """Shape, strides (in elements), element type and address of an array."""
+    if _is_torch(t):
+        element = _TORCH_DTYPES.get(str(t.dtype))
+        if element is None:
+            raise TraceError(f"{where}: tensors of {t.dtype} are not supported")
+        return TensorDescriptor(t, tuple(t.shape), tuple(t.stride()), element, t.data_ptr())
     interface = getattr(t, "__array_interface__", None)
     if interface is None and hasattr(t, "__dlpack__"):
         # Any DLPack tensor in host memory (torch, jax, ...): numpy's view of
@@ -188,3 +211,102 @@ def raw_tensor_spec(t, where: str) -> TensorSpec:
     if desc.shape:
         desc.mark_layout_dynamic()
     return desc.spec()
+
+
+class CompiledTensor:
+    """A tensor parameter of a compiled function: what its code assumes of
+    the tensor (element type, rank, the static extents and strides, the
+    divisibility and width of the dynamic ones, the alignment), checked at
+    each call, and which extents and strides a call passes (its dynamic
+    leaves, in the layout's order: extents, then strides)."""
+
+    def __init__(self, spec: TensorSpec):
+        import re
+
+        self.spec = spec
+        shape_text, stride_text = spec.layout.split(":")
+        leaf = re.compile(r"-?\d+|\?(?:\{[^}]*\})?")
+        self.shape = [_leaf(x) for x in leaf.findall(shape_text)]
+        self.stride = [_leaf(x) for x in leaf.findall(stride_text)]
+        self.rank = len(self.shape)
+        leaves = [(0, i, x) for i, x in enumerate(self.shape)] + [
+            (1, i, x) for i, x in enumerate(self.stride)]
+        self._static = [(k, i, v) for k, i, (v, _, _) in leaves if v is not None]
+        self._dynamic = [(k, i, div, wide) for k, i, (v, div, wide) in leaves if v is None]
+
+    @staticmethod
+    def _text(leaves) -> str:
+        return "(" + ", ".join("?" if v is None else str(v) for v, _, _ in leaves) + (
+            ",)" if len(leaves) == 1 else ")")
+
+    def leaves(self, value, where: str, device: str | None = None) -> tuple[int, list[int]]:
+        """The tensor's address and dynamic leaves; a TraceError when it is
+        not a tensor this code was compiled for."""
+        if type(value).__name__ == "ndarray":
+            element = _NUMPY_ELEMENTS.get(value.dtype)
+            if element is None:
+                element = _NUMPY_ELEMENTS[value.dtype] = _DTYPES.get(value.dtype.name, "")
+            itemsize = value.itemsize
+            shape, strides = value.shape, [x // itemsize for x in value.strides]
+            address = _fly.data_address(value)
+        elif isinstance(value, TensorDescriptor):
+            element, shape, strides, address = value.element, value.shape, value.strides, value.address
+        else:
+            if device is not None and _is_torch(value) and value.device.type != device:
+                raise TraceError(f"{where} is a tensor on {value.device}, but the kernels run "
+                                 f"on the {device} (the emulator reads host memory)")
+            desc = describe_array(value, where)
+            element, shape, strides, address = desc.element, desc.shape, desc.strides, desc.address
+        if element != self.spec.element or len(shape) != self.rank:
+            self._mismatch(value, element, shape, where)
+        dims = (shape, strides)
+        for k, i, v in self._static:
+            if dims[k][i] != v:
+                what, compiled = ("shape", self.shape) if k == 0 else ("strides", self.stride)
+                raise TraceError(f"{where} was compiled for {what} {self._text(compiled)}, "
+                                 f"got {what} {tuple(dims[k])}")
+        out = []
+        for k, i, div, wide in self._dynamic:
+            x = dims[k][i]
+            if div > 1 and x % div:
+                raise TraceError(f"{where}: {('shape', 'strides')[k]}[{i}] = {x} is not a multiple "
+                                 f"of {div}, as the code was compiled for (divisibility={div})")
+            if not wide and not -2**31 <= x < 2**31:
+                raise TraceError(f"{where}: {('shape', 'strides')[k]}[{i}] = {x} does not fit the "
+                                 "32-bit layout the code was compiled for")
+            out.append(x)
+        if address % self.spec.align:
+            have = 1
+            while have < self.spec.align and address % (have * 2) == 0:
+                have *= 2
+            raise TraceError(f"{where} was compiled for data aligned to {self.spec.align} bytes, "
+                             f"got an address aligned to {have} bytes")
+        return address, out
+
+    def _mismatch(self, value, element, shape, where):
+        if type(value).__name__ == "ndarray":
+            got = f"an ndarray of {value.dtype.name}"
+        elif isinstance(value, TensorDescriptor):
+            got = f"a tensor of {_ELEMENT_NAMES.get(element, element)}"
+        else:
+            dtype = getattr(value, "dtype", None)
+            got = f"a {type(value).__name__} of {dtype if dtype is not None else element}"
+        if element != self.spec.element:
+            want = _ELEMENT_NAMES.get(self.spec.element, self.spec.element)
+            raise TraceError(f"{where} was compiled for {want} tensors, got {got}")
+        raise TraceError(f"{where} was compiled for tensors of rank {self.rank} "
+                         f"(shape {self._text(self.shape)}), got {got} of rank "
+                         f"{len(shape)} (shape {tuple(shape)})")
+
+
+_NUMPY_ELEMENTS: dict = {}  # numpy dtype -> MLIR element type ("" if none)
+
+
+def _leaf(text: str):
+    """(static value or None, divisibility, 64-bit) of a layout leaf."""
+    if not text.startswith("?"):
+        return int(text), 1, False
+    attrs = text[2:-1].split(",") if len(text) > 1 else []
+    div = next((int(a[4:]) for a in attrs if a.startswith("div=")), 1)
+    return None, div, "i64" in attrs
+

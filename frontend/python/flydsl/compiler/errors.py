@@ -30,5 +30,12 @@ class TraceError(FlyDSLError):
     dynamic value used where Python needs a concrete one."""
 
 
+class ArgumentError(FlyDSLError, TypeError):
+    """A call with arguments that do not fit: a wrong number of them, an
+    unknown keyword, or (for a compiled function) a tensor or scalar that is
+    not what the function was compiled for. It is a TypeError too, as
+    Python's own errors for a wrong call are."""
+
+
 class CompileError(FlyDSLError):
     """IR that the compiler rejects (a verifier or pass failure)."""

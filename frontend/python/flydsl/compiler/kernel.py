@@ -12,6 +12,7 @@ returns a launcher whose `.launch(grid=, block=, smem=)` emits the
 
 from __future__ import annotations
 
+import atexit
 import inspect
 import itertools
 import json
@@ -20,6 +21,7 @@ import struct
 import sys
 import time
 import typing
+import weakref
 
 from .. import _fly
 from . import arguments as args_mod
@@ -27,8 +29,8 @@ from .ast_rewriter import rewrite
 from .cache_key import key_material
 from .tracer import Tracer
 from .env import Environment
-from .errors import CompileError, FlyDSLError, TraceError
-from .ir import Value, parse_type, user_location
+from .errors import ArgumentError, CompileError, FlyDSLError, TraceError
+from .ir import Value, _loc_text, parse_type, user_location
 from .trace import Trace
 
 
@@ -85,8 +87,7 @@ class Kernel:
                              "function: launch kernels from the host function",
                              *user_location()[:2])
         trace = Trace.current()
-        bound = self.signature.bind(*args, **kwargs)
-        bound.apply_defaults()
+        bound = bind_arguments(self.signature, f"kernel {self.name}", args, kwargs)
         dynamic, static = [], {}
         for name, value in bound.arguments.items():
             annotation = self.signature.parameters[name].annotation
@@ -100,7 +101,7 @@ class Kernel:
         if symbol is None:
             symbol = self._trace(trace, dynamic, static)
             trace.kernels[key] = symbol
-        return Launcher(trace, symbol, [v for _, v in dynamic])
+        return Launcher(trace, symbol, [v for _, v in dynamic], self)
 
     def _trace(self, trace: Trace, dynamic, static) -> str:
         from ..expr.algebra import wrap
@@ -131,10 +132,11 @@ class Kernel:
 
 
 class Launcher:
-    def __init__(self, trace: Trace, symbol: str, operands):
+    def __init__(self, trace: Trace, symbol: str, operands, kernel: "Kernel | None" = None):
         self.trace = trace
         self.symbol = symbol
         self.operands = operands
+        self.kernel = kernel
 
     def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=0, stream=None) -> None:
         from ..expr import numeric as nm
@@ -142,6 +144,26 @@ class Launcher:
 
         b = self.trace.builder
         index = parse_type("index")
+        file, lineno, col = user_location()
+        name = self.kernel.name if self.kernel is not None else self.symbol
+
+        def fail(message):
+            raise TraceError(f"launch of kernel {name}: {message}", file, lineno)
+
+        def static(what, x):
+            """x as a Python int when static, None when dynamic."""
+            if isinstance(x, IntTuple):
+                v = x.value
+                if isinstance(v, tuple):
+                    fail(f"{what} is the tuple {v}, not one integer")
+                return v
+            if isinstance(x, nm.Numeric):
+                if isinstance(x, nm.Vector) or x.is_float:
+                    fail(f"{what} is a {type(x).__name__}, not an integer")
+                return None
+            if isinstance(x, bool) or not isinstance(x, int):
+                fail(f"{what} is {x!r}, not an integer (a Python int or a dynamic integer)")
+            return x
 
         def as_index(x):
             if isinstance(x, IntTuple):
@@ -152,26 +174,73 @@ class Launcher:
             (v,) = b.op("arith.constant", [], [index], f"value = {int(x)} : index")
             return v
 
-        def dims(x):
+        def dims(what, x):
             x = tuple(x) if isinstance(x, (tuple, list)) else (x,)
-            return [as_index(d) for d in x + (1,) * (3 - len(x))]
+            if not 1 <= len(x) <= 3:
+                fail(f"{what}={x} has {len(x)} dimensions; give 1 to 3")
+            x = x + (1,) * (3 - len(x))
+            return x, [static(f"{what} dimension {'xyz'[i]}", d) for i, d in enumerate(x)]
 
-        g, t = dims(grid), dims(block)
+        grid, grid_static = dims("grid", grid)
+        block, block_static = dims("block", block)
+        smem_static = static("smem", smem)
+        self._check(fail, grid_static, block_static, smem_static)
+
+        g, t = [as_index(d) for d in grid], [as_index(d) for d in block]
         line = "gpu.launch_func "
         if stream is not None:
             if not isinstance(stream, StreamValue):
                 raise TraceError("launch(stream=...) takes the fx.Stream argument of the "
-                                 "@flyc.jit function", *user_location()[:2])
+                                 "@flyc.jit function", file, lineno)
             line += f"<{stream.ir.name} : {stream.ir.type}> "
         line += (f"@{self.symbol} blocks in ({', '.join(v.name for v in g)}) "
                  f"threads in ({', '.join(v.name for v in t)})")
-        if not (isinstance(smem, int) and smem == 0):
-            s = nm.convert(smem, nm.Int32) if isinstance(smem, nm.Numeric) else nm.constant(smem, nm.Int32)
+        if smem_static != 0:
+            if smem_static is not None:
+                s = nm.constant(smem_static, nm.Int32)
+            else:
+                s = nm.convert(smem.to_scalar() if isinstance(smem, IntTuple) else smem, nm.Int32)
             line += f" dynamic_shared_memory_size {s.ir.name}"
         if self.operands:
             line += " args(" + ", ".join(f"{o.ir.name} : {o.ir.type}" for o in self.operands) + ")"
-        file, lineno, col = user_location()
-        b.raw(line + f' loc("{file}":{lineno}:{col})')
+        b.raw(line + " " + _loc_text((file, lineno, col)))
+
+    def _check(self, fail, grid, block, smem) -> None:
+        """The launch's static dimensions and LDS against the chip's limits
+        and the kernel's known_block_size (None: a dynamic value, checked by
+        the runtime when the launch runs)."""
+        chip = _fly.chip_info(Environment.current().arch)
+        max_items = chip["max_workgroup_size"]
+
+        def text(d):
+            return "(" + ", ".join("?" if v is None else str(v) for v in d) + ")"
+
+        for what, d in (("block", block), ("grid", grid)):
+            for axis, v in zip("xyz", d):
+                if v is not None and v < 1:
+                    fail(f"{what}={text(d)}: dimension {axis} is {v}; each dimension "
+                         "must be at least 1")
+                if v is not None and v > 0xFFFFFFFF:
+                    fail(f"{what}={text(d)}: dimension {axis} is {v}, beyond the "
+                         "launch's 32-bit limit of 4294967295")
+        if None not in block:
+            items = block[0] * block[1] * block[2]
+            if items > max_items:
+                fail(f"block={text(block)} is a workgroup of {items} work-items, over the "
+                     f"limit of {max_items} work-items per workgroup")
+        known = self.kernel.known_block_size if self.kernel is not None else None
+        if known:
+            known = tuple(int(v) for v in known) + (1,) * (3 - len(known))
+            if any(v is not None and v != k for v, k in zip(block, known)):
+                fail(f"block={text(block)} contradicts the kernel's "
+                     f"known_block_size={known}")
+        if smem is not None:
+            if smem < 0:
+                fail(f"smem={smem}: the dynamic LDS size cannot be negative")
+            limit = chip["lds_bytes_per_workgroup"]
+            if smem > limit:
+                fail(f"smem={smem} bytes of dynamic LDS exceed the {limit} bytes of LDS "
+                     f"a workgroup can have on {chip['name']}")
 
 
 def kernel(fn=None, *, name: str | None = None, known_block_size=None):
@@ -199,6 +268,9 @@ class CompiledFunction:
         self.arg_names = list(arg_names)  # the host function's arguments
         self.from_cache = from_cache  # loaded from the disk cache
         self.signature = None  # the jit function's, set by JitFunction
+        # what it was compiled for, per parameter (name, kind, spec), set by
+        # JitFunction; calls are checked against it
+        self.specs = None
         self._entry = None
         self._packer = None
 
@@ -252,19 +324,74 @@ class CompiledFunction:
             f.write(self.code_objects[0][2])
 
     def pack(self, *args, **kwargs) -> bytes:
-        """The host entry's argument block for these arguments."""
+        """The host entry's argument block for these arguments. When the
+        signature it was compiled for is known (`specs`), each argument is
+        checked against it: an ArgumentError names the parameter, what it
+        was compiled for and what it got."""
+        layout, fields, plan = self._packing()
+        if not kwargs and len(args) == len(self.signature.parameters):
+            arguments = dict(zip(self.signature.parameters, args))
+        else:
+            arguments = bind_arguments(self.signature, f"compiled {self.name}", args,
+                                       kwargs).arguments
+        if plan is None:
+            return self._pack_unchecked(layout, fields, arguments)
+        try:
+            return self._pack_checked(layout, fields, plan, arguments)
+        except TraceError as err:
+            raise ArgumentError(err.bare_message + " (flyc.compile again for these "
+                                "arguments, or call the @flyc.jit function, which compiles "
+                                "per signature)", *user_location()[:2]) from None
+
+    def _packing(self):
+        """(the argument block's struct, its fields [(kind, argument index)],
+        per parameter (kind, what it was compiled for) or None), made once."""
         if self._packer is None:
             (info,) = [f for f in self.host_functions if f["name"] == self.name]
             self._packer = (struct.Struct(info["pack_format"]),
                             [(a["abi"].split(":")[0], int(a["abi"].split(":")[1]))
-                             for a in info["arguments"]])
-        layout, fields = self._packer
-        if not kwargs and len(args) == len(self.signature.parameters):
-            arguments = dict(zip(self.signature.parameters, args))
-        else:
-            bound = self.signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            arguments = bound.arguments
+                             for a in info["arguments"]],
+                            {n: (k, args_mod.CompiledTensor(v) if k == "tensor" else v)
+                             for n, k, v in self.specs} if self.specs is not None else None)
+        return self._packer
+
+    def _pack_checked(self, layout, fields, plan, arguments) -> bytes:
+        tensors = {}
+        for name, (kind, compiled) in plan.items():
+            if kind == "constexpr":
+                value = arguments[name]
+                if not _same_constant(value, compiled):
+                    raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
+                                     f"compiled as {compiled!r}, got {value!r}")
+        values = []
+        for kind, index in fields:
+            name = self.arg_names[index]
+            value = arguments[name]
+            spec_kind, compiled = plan[name]
+            where = f"argument '{name}' of {self.name}"
+            if spec_kind == "tensor":
+                if name not in tensors:
+                    tensors[name] = compiled.leaves(value, where,
+                                                    "cpu" if self.emulator else None)
+                address, leaves = tensors[name]
+                if kind == "ptr":
+                    values.append(address)
+                elif kind == "leaves":
+                    values.extend(leaves)
+            elif spec_kind == "stream":
+                if not isinstance(value, Stream):
+                    raise TraceError(f"{where} is a stream (fx.Stream), got "
+                                     f"{type(value).__name__} {value!r}")
+                values.append(value.handle)
+            else:
+                values.append(_scalar(value, compiled, where))
+        try:
+            return layout.pack(*values)
+        except struct.error as err:
+            raise TraceError(f"the arguments of {self.name} do not fit its argument "
+                             f"block: {err}") from None
+
+    def _pack_unchecked(self, layout, fields, arguments) -> bytes:
         values = []
         for kind, index in fields:
             name = self.arg_names[index]
@@ -283,15 +410,152 @@ class CompiledFunction:
 
     def __call__(self, *args, **kwargs):
         """Launches the kernels as the traced host function does."""
+        self._run(self.pack(*args, **kwargs))
+
+    def _run(self, block: bytes) -> None:
         if not self.host_module:
             raise FlyDSLError(f"{self.name} has no host function to call")
         _ensure_runtime(Environment.current(), "emu" if self.emulator else "hip")
         if self._entry is None:
             self._entry = _fly.HostEntry(self.host_module, self.name)
+            _with_entries.add(self)
         try:
-            self._entry.call(self.pack(*args, **kwargs))
+            self._entry.call(block)
         except _fly.Error as err:
-            raise FlyDSLError(f"{self.name}: {err}") from None
+            raise self._runtime_error(str(err)) from None
+
+    def _call_unchecked(self, args, kwargs) -> None:
+        """A call from the @flyc.jit function that chose this compiled
+        function for these very arguments: nothing to check."""
+        layout, fields, _ = self._packing()
+        if not kwargs and len(args) == len(self.signature.parameters):
+            arguments = dict(zip(self.signature.parameters, args))
+        else:
+            arguments = bind_arguments(self.signature, self.name, args, kwargs).arguments
+        self._run(self._pack_unchecked(layout, fields, arguments))
+
+    def launches(self) -> list:
+        """The kernel launches of the host function, in order:
+        [(kernel symbol, file, line)], from the traced module's locations."""
+        import re
+
+        found = []
+        for line in self.module_text.splitlines():
+            m = re.match(r'^gpu\.launch_func .*?@\w+::@(\w+) .*loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)$',
+                         line)
+            if m:
+                found.append((m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"),
+                              int(m.group(3))))
+        return found
+
+    def _runtime_error(self, text: str) -> FlyDSLError:
+        """The host entry's error as a FlyDSLError naming this function and,
+        for a failed launch, the kernel and the line that launches it."""
+        import re
+
+        m = re.match(r"runtime: (.+?) failed \(status (-?\d+)\)(?:: (.*))?$", text, re.S)
+        if m is None:
+            return FlyDSLError(f"{self.name}: {text}")
+        what, status = m.group(1), m.group(2)
+        detail = m.group(3) or "the runtime gave no reason"
+        runtime = "on the emulator" if self.emulator else "on the GPU"
+        if not self.emulator:  # the HIP error code, beside its name
+            detail += f" (status {status})"
+        if detail.startswith("emulator: "):
+            detail = detail[len("emulator: "):]
+            if detail.startswith("bad launch: "):
+                detail = detail[len("bad launch: "):]
+        if what != "launch":
+            return FlyDSLError(f"{self.name}: {what} failed {runtime}: {detail}")
+        launches = sorted(set(self.launches()), key=lambda x: (x[1], x[2], x[0]))
+        if len(launches) == 1:
+            (kernel, file, line), = launches
+            return FlyDSLError(f"{self.name}: launch of kernel {kernel} failed {runtime}: "
+                               f"{detail}", file, line)
+        where = ", ".join(f"{k} at {f}:{n}" for k, f, n in launches)
+        return FlyDSLError(f"{self.name}: a kernel launch failed {runtime} (one of: {where}): "
+                           f"{detail}")
+
+
+def _parameters_text(signature) -> str:
+    parts = []
+    for p in signature.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            parts.append("*" + p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append("**" + p.name)
+        elif p.default is not p.empty:
+            parts.append(f"{p.name}={p.default!r}")
+        else:
+            parts.append(p.name)
+    return ", ".join(parts)
+
+
+def bind_arguments(signature, what: str, args, kwargs):
+    """`signature.bind` with defaults applied; a call that does not fit is
+    an ArgumentError naming `what` and its parameters, at the caller's line."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as err:
+        params = list(signature.parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = _parameters_text(signature)
+        if len(args) > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
+            required = sum(p.default is p.empty for p in positional)
+            most = len(positional)
+            count = str(most) if required == most else f"{required} to {most}"
+            message = (f"{what}() takes {count} positional argument{'s' if most != 1 else ''} "
+                       f"({names}), got {len(args)}")
+        else:
+            detail = str(err)
+            unknown = [k for k in kwargs if k not in signature.parameters
+                       or signature.parameters[k].kind is inspect.Parameter.POSITIONAL_ONLY]
+            if unknown and not any(p.kind is p.VAR_KEYWORD for p in params):
+                detail = f"got an unexpected keyword argument '{unknown[0]}'"
+            if detail.startswith("multiple values"):
+                detail = "got " + detail
+            message = f"{what}() {detail}; its parameters are ({names})"
+        raise ArgumentError(message, *user_location()[:2]) from None
+    bound.apply_defaults()
+    return bound
+
+
+def _same_constant(value, compiled) -> bool:
+    if value is compiled:
+        return True
+    try:
+        return type(value) is type(compiled) and bool(value == compiled)
+    except Exception:
+        return False
+
+
+def _scalar(value, mlir_type: str, where: str):
+    """A scalar argument's value for the argument block, checked against the
+    type it was compiled for."""
+    if hasattr(value, "host_value"):  # an fx numeric made outside a trace
+        if value.mlir_type != mlir_type:
+            raise TraceError(f"{where} was compiled for a scalar of {mlir_type}, got "
+                             f"{type(value).__name__} ({value.mlir_type})")
+        return value.host_value
+    if mlir_type.startswith("i") and isinstance(value, int):
+        return value
+    if mlir_type.startswith(("f", "bf")) and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    article = "a" if mlir_type.startswith("b") else "an"
+    raise TraceError(f"{where} was compiled for {article} {mlir_type} scalar, got "
+                     f"{type(value).__name__} {value!r}")
+
+
+# The compiled functions holding a host entry: the entries are released at
+# exit, before the interpreter tears down modules (a function kept in a
+# module's globals would otherwise outlive the extension's own state).
+_with_entries: "weakref.WeakSet[CompiledFunction]" = weakref.WeakSet()
+
+
+@atexit.register
+def _release_host_entries() -> None:
+    for compiled in list(_with_entries):
+        compiled._entry = None
 
 
 _hip_problem: list = []  # why HIP cannot run kernels here, once known
@@ -427,8 +691,7 @@ class JitFunction:
         return tuple(specs)
 
     def compile(self, *args, **kwargs) -> CompiledFunction:
-        bound = self.signature.bind(*args, **kwargs)
-        bound.apply_defaults()
+        bound = bind_arguments(self.signature, self.name, args, kwargs)
         specs = self._specs(bound)
         env = Environment.current()
         runtime = target_runtime(env)
@@ -437,6 +700,7 @@ class JitFunction:
         if compiled is None:
             compiled = self._load_or_compile(specs, env, runtime == "emu")
             compiled.signature = self.signature
+            compiled.specs = specs
             self._compiled[key] = compiled
         return compiled
 
@@ -474,7 +738,7 @@ class JitFunction:
                 self._fast[(fast, Environment.generation)] = compiled
         if env.compile_only:
             return None
-        return compiled(*args, **kwargs)
+        compiled._call_unchecked(args, kwargs)
 
     def _trace_and_compile(self, specs, emulator: bool = False) -> CompiledFunction:
         from ..expr import numeric as nm
