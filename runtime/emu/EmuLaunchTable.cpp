@@ -81,6 +81,7 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_buffer_store", (void *)&fly_emu_buffer_store);
   define("fly_emu_buffer_atomic_address",
          (void *)&fly_emu_buffer_atomic_address);
+  define("fly_emu_matrix", (void *)&fly_emu_matrix);
   define("fly_emu_trap", (void *)&fly_emu_trap);
   // Compiler-runtime helpers older libgcc lacks (HostBuiltins.cpp).
   define("__truncsfbf2", (void *)&fly_emu_truncsfbf2);

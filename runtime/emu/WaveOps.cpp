@@ -8,6 +8,8 @@
 
 #include "WaveOps.h"
 
+#include "Matrix.h"
+
 namespace fly::emu {
 
 const char *waveOpName(WaveOp op) {
@@ -22,6 +24,8 @@ const char *waveOpName(WaveOp op) {
     return "ds_bpermute";
   case WaveOp::Ballot:
     return "ballot";
+  case WaveOp::Matrix:
+    return "matrix instruction";
   }
   return "?";
 }
@@ -77,6 +81,9 @@ void computeWaveOp(WaveOp op, WaveLanes &w) {
         w.out[i] = mask;
     return;
   }
+  case WaveOp::Matrix:
+    computeMatrix(w);
+    return;
   case WaveOp::None:
     return;
   }

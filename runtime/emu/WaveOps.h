@@ -13,7 +13,14 @@
 
 namespace fly::emu {
 
-enum class WaveOp : uint32_t { None, ReadLane, ReadFirstLane, BPermute, Ballot };
+enum class WaveOp : uint32_t {
+  None,
+  ReadLane,
+  ReadFirstLane,
+  BPermute,
+  Ballot,
+  Matrix // MFMA/WMMA: `in` is the lane's MatrixLane address (Matrix.h)
+};
 
 const char *waveOpName(WaveOp op);
 

@@ -184,8 +184,11 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
                                    "unknown chip " + options.pipeline.chip);
   PassManager pm(ctx, ModuleOp::getOperationName());
   if (failed(parsePassPipeline(
-          "gpu.module(convert-rocdl-to-emu,convert-vector-to-llvm,"
-          "convert-arith-to-llvm,reconcile-unrealized-casts)",
+          llvm::formatv("gpu.module(convert-rocdl-to-emu{{chip={0}},"
+                        "convert-vector-to-llvm,convert-arith-to-llvm,"
+                        "reconcile-unrealized-casts)",
+                        chip->name)
+              .str(),
           pm)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "convert-rocdl-to-emu is not registered");

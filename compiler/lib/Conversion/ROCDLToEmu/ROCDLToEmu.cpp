@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
@@ -54,6 +55,7 @@ enum class Lowering {
   MakeBuffer,    // a FlyEmuBufferResource in the frame
   BufferAccess,  // fly_emu_buffer_load/store
   BufferAtomic,  // an atomic at fly_emu_buffer_atomic_address
+  Matrix,        // fly_emu_matrix (MFMA, WMMA)
   Unsupported
 };
 
@@ -73,6 +75,143 @@ bool isBufferAtomic(Operation *op) {
   return isa<ROCDL::RawPtrBufferAtomicFaddOp, ROCDL::RawPtrBufferAtomicFmaxOp,
              ROCDL::RawPtrBufferAtomicSmaxOp, ROCDL::RawPtrBufferAtomicUminOp,
              ROCDL::RawPtrBufferAtomicCmpSwap>(op);
+}
+
+/// The matrix instructions the emulator runs: an op name and the byte sizes
+/// of its A (= B) and C (= D) operands, which tell the wave32 forms of
+/// gfx11 and gfx12 apart (same op names, different register counts) and
+/// leave the wave64 WMMA forms out. `id` is the FlyEmuMatrixOp of
+/// runtime/include/fly/runtime/Emu.h.
+struct MatrixForm {
+  StringLiteral name;
+  uint32_t id;
+  uint32_t aBytes, cBytes;
+  bool fp8 = false; // MFMA fp8/bf8: the format depends on the chip
+};
+
+const MatrixForm kMatrixForms[] = {
+    // CDNA3 MFMA (gfx942, gfx950), wave64.
+    {"rocdl.mfma.f32.32x32x1f32", 1, 4, 128},
+    {"rocdl.mfma.f32.16x16x1f32", 2, 4, 64},
+    {"rocdl.mfma.f32.4x4x1f32", 3, 4, 16},
+    {"rocdl.mfma.f32.32x32x2f32", 4, 4, 64},
+    {"rocdl.mfma.f32.16x16x4f32", 5, 4, 16},
+    {"rocdl.mfma.f32.32x32x4f16", 6, 8, 128},
+    {"rocdl.mfma.f32.16x16x4f16", 7, 8, 64},
+    {"rocdl.mfma.f32.4x4x4f16", 8, 8, 16},
+    {"rocdl.mfma.f32.32x32x8f16", 9, 8, 64},
+    {"rocdl.mfma.f32.16x16x16f16", 10, 8, 16},
+    {"rocdl.mfma.f32.32x32x4bf16.1k", 11, 8, 128},
+    {"rocdl.mfma.f32.16x16x4bf16.1k", 12, 8, 64},
+    {"rocdl.mfma.f32.4x4x4bf16.1k", 13, 8, 16},
+    {"rocdl.mfma.f32.32x32x8bf16.1k", 14, 8, 64},
+    {"rocdl.mfma.f32.16x16x16bf16.1k", 15, 8, 16},
+    {"rocdl.mfma.i32.32x32x4i8", 16, 4, 128},
+    {"rocdl.mfma.i32.16x16x4i8", 17, 4, 64},
+    {"rocdl.mfma.i32.4x4x4i8", 18, 4, 16},
+    {"rocdl.mfma.i32.32x32x16.i8", 19, 8, 64},
+    {"rocdl.mfma.i32.16x16x32.i8", 20, 8, 16},
+    {"rocdl.mfma.f64.16x16x4f64", 21, 8, 32},
+    {"rocdl.mfma.f64.4x4x4f64", 22, 8, 8},
+    {"rocdl.mfma.f32.16x16x8.xf32", 23, 8, 16},
+    {"rocdl.mfma.f32.32x32x4.xf32", 24, 8, 64},
+    {"rocdl.mfma.f32.16x16x32.fp8.fp8", 25, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.fp8.bf8", 26, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.bf8.fp8", 27, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.bf8.bf8", 28, 8, 16, true},
+    {"rocdl.mfma.f32.32x32x16.fp8.fp8", 29, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.fp8.bf8", 30, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.bf8.fp8", 31, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.bf8.bf8", 32, 8, 64, true},
+    // CDNA4 (gfx950) only.
+    {"rocdl.mfma.f32.16x16x32.f16", 33, 16, 16},
+    {"rocdl.mfma.f32.32x32x16.f16", 34, 16, 64},
+    {"rocdl.mfma.f32.16x16x32.bf16", 35, 16, 16},
+    {"rocdl.mfma.f32.32x32x16.bf16", 36, 16, 64},
+    {"rocdl.mfma.i32.16x16x64.i8", 37, 16, 16},
+    {"rocdl.mfma.i32.32x32x32.i8", 38, 16, 64},
+    // RDNA3 (gfx11) WMMA, wave32: A and B hold 16 elements.
+    {"rocdl.wmma.f32.16x16x16.f16", 40, 32, 32},
+    {"rocdl.wmma.f32.16x16x16.bf16", 41, 32, 32},
+    {"rocdl.wmma.f16.16x16x16.f16", 42, 32, 32},
+    {"rocdl.wmma.bf16.16x16x16.bf16", 43, 32, 32},
+    {"rocdl.wmma.i32.16x16x16.iu8", 44, 16, 32},
+    {"rocdl.wmma.i32.16x16x16.iu4", 45, 8, 32},
+    // RDNA4 (gfx12) WMMA, wave32: A and B hold K / 2 elements.
+    {"rocdl.wmma.f32.16x16x16.f16", 50, 16, 32},
+    {"rocdl.wmma.f32.16x16x16.bf16", 51, 16, 32},
+    {"rocdl.wmma.f16.16x16x16.f16", 52, 16, 16},
+    {"rocdl.wmma.bf16.16x16x16.bf16", 53, 16, 16},
+    {"rocdl.wmma.i32.16x16x16.iu8", 54, 8, 32},
+    {"rocdl.wmma.i32.16x16x16.iu4", 55, 4, 32},
+    {"rocdl.wmma.i32.16x16x32.iu4", 56, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.fp8_fp8", 57, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.fp8_bf8", 58, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.bf8_fp8", 59, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.bf8_bf8", 60, 8, 32},
+};
+
+/// FlyEmuMatrixOp control bits (Emu.h).
+constexpr uint32_t kMatrixOpsel = 0x10000, kMatrixSignA = 0x20000,
+                   kMatrixSignB = 0x40000, kMatrixClamp = 0x80000,
+                   kMatrixOcpFp8 = 0x100000;
+
+bool isMatrixOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::any_of(kMatrixForms,
+                      [&](const MatrixForm &f) { return f.name == name; });
+}
+
+bool isMfma(Operation *op) {
+  return op->getName().getStringRef().starts_with("rocdl.mfma.");
+}
+
+/// The form of a matrix op its operand sizes select, or null.
+const MatrixForm *matrixForm(Operation *op, const DataLayout &layout) {
+  if (op->getNumOperands() < 3 || op->getNumResults() != 1)
+    return nullptr;
+  StringRef name = op->getName().getStringRef();
+  uint64_t a = layout.getTypeSize(op->getOperand(0).getType());
+  uint64_t b = layout.getTypeSize(op->getOperand(1).getType());
+  uint64_t c = layout.getTypeSize(op->getOperand(2).getType());
+  uint64_t d = layout.getTypeSize(op->getResult(0).getType());
+  for (const MatrixForm &f : kMatrixForms)
+    if (f.name == name && f.aBytes == a && f.aBytes == b && f.cBytes == c &&
+        f.cBytes == d)
+      return &f;
+  return nullptr;
+}
+
+/// A constant i32 operand (MFMA's cbsz, abid, blgp), or -1.
+int64_t constantOperand(Operation *op, unsigned index) {
+  APInt value;
+  if (index < op->getNumOperands() &&
+      matchPattern(op->getOperand(index), m_ConstantInt(&value)))
+    return value.getZExtValue();
+  return -1;
+}
+
+/// A unit flag of a WMMA op (`opsel`, `signA`, `signB`, `clamp`).
+bool flagAttr(Operation *op, StringRef name) {
+  Attribute attr = op->getAttr(name);
+  if (auto b = dyn_cast_or_null<BoolAttr>(attr))
+    return b.getValue();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
+    return !i.getValue().isZero();
+  return false;
+}
+
+/// The chip a matrix op runs on, when the pass is told: its `chip` option,
+/// else the gpu.module's #rocdl.target. Only MFMA fp8/bf8 needs it.
+std::string matrixChip(Operation *op, StringRef option) {
+  if (!option.empty())
+    return option.str();
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  if (ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr())
+    for (Attribute target : targets)
+      if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target))
+        return rocdl.getChip().str();
+  return "";
 }
 
 Plan classify(Operation *op) {
@@ -114,6 +253,8 @@ Plan classify(Operation *op) {
     return {Lowering::BufferAccess};
   if (isBufferAtomic(op))
     return {Lowering::BufferAtomic};
+  if (isMatrixOp(op))
+    return {Lowering::Matrix};
   return {Lowering::Unsupported};
 }
 
@@ -133,7 +274,24 @@ unsigned laneValueBits(Type type) {
 }
 
 /// Why a ROCDL op the pass knows still cannot be lowered, or "".
-std::string unsupportedForm(Operation *op, const DataLayout &layout) {
+/// `chip`: the pass's chip option.
+std::string unsupportedForm(Operation *op, const DataLayout &layout,
+                            StringRef chip) {
+  if (isMatrixOp(op)) {
+    const MatrixForm *form = matrixForm(op, layout);
+    if (!form)
+      return "has operand types of no form the emulator runs (MFMA: CDNA3's; "
+             "WMMA: the wave32 forms of gfx11 and gfx12)";
+    if (isMfma(op))
+      for (unsigned i = 3; i < 6; ++i)
+        if (constantOperand(op, i) < 0)
+          return "has a cbsz, abid or blgp operand that is not a constant";
+    if (form->fp8 && matrixChip(op, chip).empty())
+      return "needs the chip to pick its fp8/bf8 formats (gfx942: FNUZ, "
+             "gfx950: OCP): give the pass chip=... or the gpu.module a "
+             "#rocdl.target";
+    return "";
+  }
   if (isa<ROCDL::ReadlaneOp, ROCDL::ReadfirstlaneOp>(op)) {
     unsigned bits = laneValueBits(op->getResult(0).getType());
     if (bits == 0 || (bits > 32 && bits % 32 != 0))
@@ -219,6 +377,7 @@ bool hasRealInitializer(LLVM::GlobalOp global) {
 
 struct ConvertROCDLToEmu
     : public mlir::fly::impl::ConvertROCDLToEmuBase<ConvertROCDLToEmu> {
+  using ConvertROCDLToEmuBase::ConvertROCDLToEmuBase;
   void runOnOperation() override;
 
 private:
@@ -273,7 +432,7 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
         fail(op) << "has no emulator lowering in convert-rocdl-to-emu yet";
         return;
       }
-      if (std::string why = unsupportedForm(op, layout); !why.empty()) {
+      if (std::string why = unsupportedForm(op, layout, chip); !why.empty()) {
         fail(op) << why << ", which convert-rocdl-to-emu does not handle";
         return;
       }
@@ -341,8 +500,9 @@ public:
   using Declare = llvm::function_ref<LLVM::LLVMFuncOp(
       StringRef, LLVM::LLVMFunctionType)>;
 
-  BodyLowering(LLVM::LLVMFuncOp body, Value ctx, Declare declare)
-      : body(body), ctx(ctx), declare(declare),
+  BodyLowering(LLVM::LLVMFuncOp body, Value ctx, Declare declare,
+               StringRef chip)
+      : body(body), ctx(ctx), declare(declare), chip(chip),
         ptrType(LLVM::LLVMPointerType::get(body.getContext())),
         i32(IntegerType::get(body.getContext(), 32)),
         i64(IntegerType::get(body.getContext(), 64)),
@@ -368,10 +528,12 @@ private:
   void lowerMakeBuffer(ROCDL::MakeBufferRsrcOp op);
   void lowerBufferAccess(Operation *op);
   void lowerBufferAtomic(Operation *op);
+  void lowerMatrix(Operation *op);
 
   LLVM::LLVMFuncOp body;
   Value ctx;
   Declare declare;
+  StringRef chip;
   Type ptrType, i32, i64;
   DataLayout layout;
 };
@@ -559,6 +721,49 @@ void BodyLowering::lowerBufferAtomic(Operation *op) {
   op->erase();
 }
 
+/// An MFMA or WMMA: A, B and C spilled to frame slots, fly_emu_matrix with
+/// the instruction's FlyEmuMatrixOp and modifiers, D loaded from its slot.
+void BodyLowering::lowerMatrix(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  const MatrixForm *form = matrixForm(op, layout);
+  uint32_t control = 0;
+  if (isMfma(op)) {
+    // cbsz (4 bits), abid (4 bits), blgp (3 bits); a value too wide for
+    // its field stays nonzero, which the runtime rejects anyway.
+    for (unsigned i = 0; i < 3; ++i) {
+      uint64_t value = std::min<uint64_t>(constantOperand(op, 3 + i), 15);
+      control |= uint32_t(value) << (4 * i);
+    }
+    if (form->fp8 && StringRef(matrixChip(op, chip)).starts_with("gfx95"))
+      control |= kMatrixOcpFp8;
+  } else {
+    if (flagAttr(op, "opsel"))
+      control |= kMatrixOpsel;
+    if (flagAttr(op, "signA"))
+      control |= kMatrixSignA;
+    if (flagAttr(op, "signB"))
+      control |= kMatrixSignB;
+    if (flagAttr(op, "clamp"))
+      control |= kMatrixClamp;
+  }
+  SmallVector<Value> slots;
+  for (unsigned i = 0; i < 3; ++i) {
+    Value operand = op->getOperand(i);
+    Value slot = frameSlot(operand.getType());
+    LLVM::StoreOp::create(b, loc, operand, slot);
+    slots.push_back(slot);
+  }
+  Type type = op->getResult(0).getType();
+  Value dSlot = frameSlot(type);
+  call(b, loc, "fly_emu_matrix", nullptr,
+       {ctx, constI32(b, loc, form->id), constI32(b, loc, control), slots[0],
+        slots[1], slots[2], dSlot});
+  op->getResult(0).replaceAllUsesWith(
+      LLVM::LoadOp::create(b, loc, type, dSlot).getResult());
+  op->erase();
+}
+
 void BodyLowering::lower(Operation *op, Lowering kind) {
   switch (kind) {
   case Lowering::Mbcnt:
@@ -571,6 +776,8 @@ void BodyLowering::lower(Operation *op, Lowering kind) {
     return lowerBufferAccess(op);
   case Lowering::BufferAtomic:
     return lowerBufferAtomic(op);
+  case Lowering::Matrix:
+    return lowerMatrix(op);
   default:
     llvm_unreachable("lowered by rewriteKernel");
   }
@@ -671,7 +878,7 @@ void ConvertROCDLToEmu::rewriteKernel(
   auto declare = [&](StringRef name, LLVM::LLVMFunctionType type) {
     return getOrDeclare(name, type);
   };
-  BodyLowering lowering(kernel, ctx, declare);
+  BodyLowering lowering(kernel, ctx, declare, chip);
   for (Operation *op : ops) {
     OpBuilder b(op);
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
@@ -716,6 +923,7 @@ void ConvertROCDLToEmu::rewriteKernel(
     case Lowering::MakeBuffer:
     case Lowering::BufferAccess:
     case Lowering::BufferAtomic:
+    case Lowering::Matrix:
       lowering.lower(op, plan.kind);
       break;
     case Lowering::Unsupported:

@@ -179,6 +179,115 @@ void *fly_emu_buffer_atomic_address(FlyEmuContext *ctx,
                                     uint32_t voffset, uint32_t soffset,
                                     uint32_t bytes);
 
+/* ---- Matrix instructions (MFMA, WMMA) --------------------------------------
+ *
+ * v_mfma_* and v_wmma_* are wave collectives (see "Wave collectives"): each
+ * lane passes its own A, B and C registers and receives its D registers;
+ * D = A * B + C is computed once per wave, from the ISA's register layouts
+ * (which lane and register hold which matrix element, written as formulas
+ * in runtime/emu/Matrix.cpp), when every live lane of the wave has arrived.
+ * The operands are the registers' bytes in memory as the LLVM vectors hold
+ * them (element 0 in the lowest bits of the first dword; 4-bit elements
+ * two to a byte, low nibble first): `a`, `b`, `c` and `d` point to buffers
+ * of the instruction's operand sizes in the calling lane's frame; `d` may
+ * be `c`.
+ *
+ * Every lane of the wave must take part: a lane that returned, waits at a
+ * barrier, or is missing from a partial last wave makes the instruction
+ * undefined on the hardware, and the emulator traps. So do lanes of one
+ * wave that pass different instructions or controls, an instruction run
+ * with the wrong wave size (MFMA needs wave64, the WMMA forms here wave32),
+ * nonzero cbsz/abid/blgp (broadcast and lane-group controls, not emulated),
+ * and, for gfx11 WMMA, A or B registers that differ between the two halves
+ * of the wave (the ISA requires them replicated).
+ *
+ * Arithmetic: the products and their sum are computed in double and added
+ * to C, then rounded once (to nearest even) to D's type; f32 for f16, bf16,
+ * xf32 and fp8/bf8 inputs, f64 for f64, i32 for i8/iu8/iu4 (wrapping, or
+ * saturating with the WMMA clamp bit). xf32 inputs are f32 values rounded
+ * to nearest even to 10 mantissa bits (TF32) before the products. */
+typedef enum FlyEmuMatrixOp {
+  /* CDNA3 MFMA (gfx942; gfx950 has them too), wave64. The LLVM names of the
+   * multi-block forms omit the block count (mfma.f32.32x32x1f32 is
+   * v_mfma_f32_32x32x1_2b_f32), and the bf16 ones are the `_1k` forms. */
+  FLY_EMU_MFMA_F32_32X32X1_2B_F32 = 1,
+  FLY_EMU_MFMA_F32_16X16X1_4B_F32 = 2,
+  FLY_EMU_MFMA_F32_4X4X1_16B_F32 = 3,
+  FLY_EMU_MFMA_F32_32X32X2_F32 = 4,
+  FLY_EMU_MFMA_F32_16X16X4_F32 = 5,
+  FLY_EMU_MFMA_F32_32X32X4_2B_F16 = 6,
+  FLY_EMU_MFMA_F32_16X16X4_4B_F16 = 7,
+  FLY_EMU_MFMA_F32_4X4X4_16B_F16 = 8,
+  FLY_EMU_MFMA_F32_32X32X8_F16 = 9,
+  FLY_EMU_MFMA_F32_16X16X16_F16 = 10,
+  FLY_EMU_MFMA_F32_32X32X4_2B_BF16 = 11,
+  FLY_EMU_MFMA_F32_16X16X4_4B_BF16 = 12,
+  FLY_EMU_MFMA_F32_4X4X4_16B_BF16 = 13,
+  FLY_EMU_MFMA_F32_32X32X8_BF16 = 14,
+  FLY_EMU_MFMA_F32_16X16X16_BF16 = 15,
+  FLY_EMU_MFMA_I32_32X32X4_2B_I8 = 16,
+  FLY_EMU_MFMA_I32_16X16X4_4B_I8 = 17,
+  FLY_EMU_MFMA_I32_4X4X4_16B_I8 = 18,
+  FLY_EMU_MFMA_I32_32X32X16_I8 = 19,
+  FLY_EMU_MFMA_I32_16X16X32_I8 = 20,
+  FLY_EMU_MFMA_F64_16X16X4_F64 = 21,
+  FLY_EMU_MFMA_F64_4X4X4_4B_F64 = 22,
+  FLY_EMU_MFMA_F32_16X16X8_XF32 = 23,
+  FLY_EMU_MFMA_F32_32X32X4_XF32 = 24,
+  /* fp8/bf8: FNUZ (E4M3FNUZ, E5M2FNUZ) on gfx942, OCP (E4M3FN, E5M2) with
+   * FLY_EMU_MATRIX_OCP_FP8 on gfx950. A_B: A's format, then B's. */
+  FLY_EMU_MFMA_F32_16X16X32_FP8_FP8 = 25,
+  FLY_EMU_MFMA_F32_16X16X32_FP8_BF8 = 26,
+  FLY_EMU_MFMA_F32_16X16X32_BF8_FP8 = 27,
+  FLY_EMU_MFMA_F32_16X16X32_BF8_BF8 = 28,
+  FLY_EMU_MFMA_F32_32X32X16_FP8_FP8 = 29,
+  FLY_EMU_MFMA_F32_32X32X16_FP8_BF8 = 30,
+  FLY_EMU_MFMA_F32_32X32X16_BF8_FP8 = 31,
+  FLY_EMU_MFMA_F32_32X32X16_BF8_BF8 = 32,
+  /* CDNA4 (gfx950) only: CDNA3's layouts with twice the K per lane. */
+  FLY_EMU_MFMA_F32_16X16X32_F16 = 33,
+  FLY_EMU_MFMA_F32_32X32X16_F16 = 34,
+  FLY_EMU_MFMA_F32_16X16X32_BF16 = 35,
+  FLY_EMU_MFMA_F32_32X32X16_BF16 = 36,
+  FLY_EMU_MFMA_I32_16X16X64_I8 = 37,
+  FLY_EMU_MFMA_I32_32X32X32_I8 = 38,
+  /* RDNA3 (gfx11) WMMA, wave32: A and B replicated in lanes 0-15 and
+   * 16-31; a 16-bit D fills one half of each of 8 registers, the low one or
+   * (FLY_EMU_MATRIX_OPSEL) the high one; the other half is C's. */
+  FLY_EMU_WMMA11_F32_16X16X16_F16 = 40,
+  FLY_EMU_WMMA11_F32_16X16X16_BF16 = 41,
+  FLY_EMU_WMMA11_F16_16X16X16_F16 = 42,
+  FLY_EMU_WMMA11_BF16_16X16X16_BF16 = 43,
+  FLY_EMU_WMMA11_I32_16X16X16_IU8 = 44,
+  FLY_EMU_WMMA11_I32_16X16X16_IU4 = 45,
+  /* RDNA4 (gfx12) WMMA, wave32; fp8/bf8 are OCP (E4M3FN, E5M2). */
+  FLY_EMU_WMMA12_F32_16X16X16_F16 = 50,
+  FLY_EMU_WMMA12_F32_16X16X16_BF16 = 51,
+  FLY_EMU_WMMA12_F16_16X16X16_F16 = 52,
+  FLY_EMU_WMMA12_BF16_16X16X16_BF16 = 53,
+  FLY_EMU_WMMA12_I32_16X16X16_IU8 = 54,
+  FLY_EMU_WMMA12_I32_16X16X16_IU4 = 55,
+  FLY_EMU_WMMA12_I32_16X16X32_IU4 = 56,
+  FLY_EMU_WMMA12_F32_16X16X16_FP8_FP8 = 57,
+  FLY_EMU_WMMA12_F32_16X16X16_FP8_BF8 = 58,
+  FLY_EMU_WMMA12_F32_16X16X16_BF8_FP8 = 59,
+  FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8 = 60
+} FlyEmuMatrixOp;
+
+/* The `control` word: the instruction's modifiers. */
+#define FLY_EMU_MATRIX_CBSZ(x) ((uint32_t)(x) & 0xFu)         /* MFMA cbsz */
+#define FLY_EMU_MATRIX_ABID(x) (((uint32_t)(x) & 0xFu) << 4)  /* MFMA abid */
+#define FLY_EMU_MATRIX_BLGP(x) (((uint32_t)(x) & 0xFu) << 8)  /* MFMA blgp */
+#define FLY_EMU_MATRIX_OPSEL 0x10000u  /* gfx11 16-bit D: the high halves  */
+#define FLY_EMU_MATRIX_SIGN_A 0x20000u /* iu8/iu4: A is signed             */
+#define FLY_EMU_MATRIX_SIGN_B 0x40000u /* iu8/iu4: B is signed             */
+#define FLY_EMU_MATRIX_CLAMP 0x80000u  /* iu8/iu4: saturate D to i32       */
+#define FLY_EMU_MATRIX_OCP_FP8 0x100000u /* MFMA fp8/bf8 are OCP (gfx950) */
+
+/* One matrix instruction `op` (a FlyEmuMatrixOp) for this lane. */
+void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op, uint32_t control,
+                    const void *a, const void *b, const void *c, void *d);
+
 /* A fault detected by the kernel: stops the launch, which returns an error
  * naming the work-item and `message`. Never returns. */
 #ifdef __GNUC__

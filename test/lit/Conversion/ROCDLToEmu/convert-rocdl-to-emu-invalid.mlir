@@ -119,3 +119,23 @@ gpu.module @other_intrinsic_forms {
     llvm.return
   }
 }
+
+// -----
+
+// Matrix instructions the emulator does not run.
+gpu.module @matrix {
+  llvm.func @k(%a: vector<16xf16>, %c: vector<4xf32>, %s: vector<8xf16>,
+               %q: i64, %c4: vector<4xf32>, %h: vector<4xf16>, %cb: i32) attributes {rocdl.kernel} {
+    %z = llvm.mlir.constant(0 : i32) : i32
+    // expected-error @+1 {{'rocdl.smfmac.f32.16x16x32.f16' op has no emulator lowering in convert-rocdl-to-emu yet}}
+    %0 = rocdl.smfmac.f32.16x16x32.f16 %s, %a, %c, %cb, %cb, %cb : (vector<8xf16>, vector<16xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+    // A gfx11 wave64 WMMA (4 accumulators a lane).
+    // expected-error @+1 {{'rocdl.wmma.f32.16x16x16.f16' op has operand types of no form the emulator runs (MFMA: CDNA3's; WMMA: the wave32 forms of gfx11 and gfx12), which convert-rocdl-to-emu does not handle}}
+    %1 = rocdl.wmma.f32.16x16x16.f16 %a, %a, %c : (vector<16xf16>, vector<16xf16>, vector<4xf32>) -> vector<4xf32>
+    // expected-error @+1 {{'rocdl.mfma.f32.16x16x32.fp8.fp8' op needs the chip to pick its fp8/bf8 formats (gfx942: FNUZ, gfx950: OCP): give the pass chip=... or the gpu.module a #rocdl.target, which convert-rocdl-to-emu does not handle}}
+    %2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %q, %q, %c4, %z, %z, %z : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+    // expected-error @+1 {{'rocdl.mfma.f32.16x16x16f16' op has a cbsz, abid or blgp operand that is not a constant, which convert-rocdl-to-emu does not handle}}
+    %3 = rocdl.mfma.f32.16x16x16f16 %h, %h, %c4, %z, %cb, %z : (vector<4xf16>, vector<4xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+    llvm.return
+  }
+}

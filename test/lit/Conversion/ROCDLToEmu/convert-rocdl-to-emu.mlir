@@ -315,3 +315,56 @@ gpu.module @buffers {
     llvm.return
   }
 }
+
+// -----
+
+// Matrix instructions: A, B and C go to entry-block allocas, one
+// fly_emu_matrix call names the instruction (FlyEmuMatrixOp of Emu.h) and
+// its modifiers, and D is loaded back. The WMMA op names are shared by
+// gfx11 and gfx12; the operand sizes pick the form. The fp8 MFMA takes its
+// format from the module's #rocdl.target (gfx950: OCP, bit 0x100000).
+// The pass's chip option overrides the target: gfx942's FNUZ formats.
+// RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{chip=gfx942}))' \
+// RUN:   | FileCheck %s --check-prefix=CHIP
+// CHIP-LABEL: gpu.module @matrix
+// CHIP: llvm.mlir.constant(29 : i32)
+// CHIP-NEXT: llvm.mlir.constant(0 : i32)
+// CHIP-NEXT: llvm.call @fly_emu_matrix
+// CHECK-LABEL: gpu.module @matrix
+// CHECK: llvm.func @fly_emu_matrix(!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[A:.*]]: vector<4xf16>, %[[C:.*]]: vector<16xf32>, %[[H:.*]]: vector<16xf16>, %[[H8:.*]]: vector<8xf16>, %[[Q:.*]]: i64, %[[OUT:.*]]: !llvm.ptr)
+// CHECK-DAG: llvm.alloca %{{.*}} x vector<4xf16>
+// CHECK-DAG: llvm.alloca %{{.*}} x vector<16xf32>
+// CHECK: llvm.store %[[A]], %[[ASLOT:[0-9]+]] : vector<4xf16>, !llvm.ptr
+// CHECK: llvm.store %[[A]], %[[BSLOT:[0-9]+]] : vector<4xf16>, !llvm.ptr
+// CHECK: llvm.store %[[C]], %[[CSLOT:[0-9]+]] : vector<16xf32>, !llvm.ptr
+// CHECK: %[[ID:.*]] = llvm.mlir.constant(9 : i32) : i32
+// CHECK: %[[CONTROL:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @fly_emu_matrix(%[[CTX]], %[[ID]], %[[CONTROL]], %[[ASLOT]], %[[BSLOT]], %[[CSLOT]], %[[DSLOT:[0-9]+]])
+// CHECK: %[[D:.*]] = llvm.load %[[DSLOT]] : !llvm.ptr -> vector<16xf32>
+// CHECK: llvm.store %[[D]], %[[OUT]]
+// CHECK: llvm.mlir.constant(42 : i32)
+// CHECK: llvm.mlir.constant(65536 : i32)
+// CHECK: llvm.call @fly_emu_matrix
+// CHECK: llvm.mlir.constant(52 : i32)
+// CHECK: llvm.mlir.constant(0 : i32)
+// CHECK: llvm.call @fly_emu_matrix
+// CHECK: llvm.mlir.constant(29 : i32)
+// CHECK: llvm.mlir.constant(1048576 : i32)
+// CHECK: llvm.call @fly_emu_matrix
+// CHECK-NOT: rocdl.
+gpu.module @matrix [#rocdl.target<chip = "gfx950">] {
+  llvm.func @k(%a: vector<4xf16>, %c: vector<16xf32>, %h: vector<16xf16>,
+               %h8: vector<8xf16>, %q: i64, %out: !llvm.ptr<1>) attributes {rocdl.kernel} {
+    %z = llvm.mlir.constant(0 : i32) : i32
+    %d = rocdl.mfma.f32.32x32x8f16 %a, %a, %c, %z, %z, %z : (vector<4xf16>, vector<4xf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+    llvm.store %d, %out : vector<16xf32>, !llvm.ptr<1>
+    %e = rocdl.wmma.f16.16x16x16.f16 %h, %h, %h {opsel = true} : (vector<16xf16>, vector<16xf16>, vector<16xf16>) -> vector<16xf16>
+    llvm.store %e, %out : vector<16xf16>, !llvm.ptr<1>
+    %f = rocdl.wmma.f16.16x16x16.f16 %h8, %h8, %h8 : (vector<8xf16>, vector<8xf16>, vector<8xf16>) -> vector<8xf16>
+    llvm.store %f, %out : vector<8xf16>, !llvm.ptr<1>
+    %g = rocdl.mfma.f32.32x32x16.fp8.fp8 %q, %q, %d, %z, %z, %z : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+    llvm.store %g, %out : vector<16xf32>, !llvm.ptr<1>
+    llvm.return
+  }
+}

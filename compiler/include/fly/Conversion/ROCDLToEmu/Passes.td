@@ -65,6 +65,19 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         `.cmpswap` become `llvm.atomicrmw` / `llvm.cmpxchg` (monotonic) at
         `fly_emu_buffer_atomic_address`. The cache-policy operand is
         dropped.
+      - Matrix instructions: the CDNA3 dense `rocdl.mfma.*` (f32, f16,
+        bf16 `.1k`, i8, f64, xf32, fp8/bf8 forms), CDNA4's new f16, bf16
+        and i8 shapes, and the wave32 `rocdl.wmma.*`
+        of gfx11 and gfx12 (f32/f16/bf16 D from f16/bf16, i32 from iu8/iu4,
+        f32 from gfx12's fp8/bf8) store A, B and C to allocas of the entry
+        block and call `fly_emu_matrix(%ctx, id, control, a, b, c, d)`, a
+        wave collective of the runtime, then load D from its alloca. `id` is
+        the instruction's FlyEmuMatrixOp (Emu.h), picked by the op name and,
+        for WMMA, by the operand sizes (gfx11 and gfx12 share op names);
+        `control` packs MFMA's constant cbsz/abid/blgp operands or WMMA's
+        `opsel`, `signA`, `signB`, `clamp` flags. MFMA fp8/bf8 formats
+        depend on the chip (gfx942: FNUZ; gfx950: OCP), taken from the
+        `chip` option, else from the gpu.module's `#rocdl.target`.
     In any function, `llvm.call_intrinsic "llvm.amdgcn.rsq"` becomes
     `1.0 / llvm.intr.sqrt`, and `llvm.call_intrinsic "llvm.pow"` becomes
     what the AMDGPU backend makes of it, `exp2(mul_legacy(y, log2(x)))`
@@ -89,8 +102,11 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     `llvm.addrspacecast` becomes its operand. Private allocas stay allocas.
 
     Not handled yet, each an error naming the operation: any other ROCDL op
-    (MFMA/WMMA, DPP and swizzle moves, buffer-to-LDS loads, named
-    barriers), a readlane of a value that is not 32 bits or less or a
+    (sparse and scaled MFMA/WMMA (smfmac, swmmac, f8f6f4), CDNA1/2-only
+    MFMA shapes, gfx1250 WMMA, DPP and swizzle moves,
+    buffer-to-LDS loads, named barriers), wave64 WMMA forms, MFMA with
+    non-constant cbsz/abid/blgp, MFMA fp8/bf8 when the chip is unknown, a
+    readlane of a value that is not 32 bits or less or a
     whole number of words, buffer accesses wider than 16 bytes, a call of
     any other `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_`
     device-library function, pointers in address spaces 7 or 9 (buffer
@@ -98,6 +114,12 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     addresses used outside a kernel (device functions would need the
     context threaded through their calls).
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the kernels were compiled for (e.g. gfx950); when "
+           "empty, the gpu.module's #rocdl.target, if any. Only MFMA "
+           "fp8/bf8 formats depend on it.">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

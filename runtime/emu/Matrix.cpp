@@ -1,0 +1,565 @@
+//===- Matrix.cpp - MFMA and WMMA, per the ISA ----------------------------===//
+//
+// The register layouts of the matrix instructions, written as formulas from
+// AMD's ISA documents (CDNA3 ISA, "Matrix Arithmetic Instructions"; RDNA3
+// and RDNA4 ISA, "Wave Matrix Multiply Accumulate"), never from the
+// compiler's atom tables or from the layout data files, which the tests
+// use to check these formulas.
+//
+// Every instruction computes, per block b of `blocks`,
+//   D[b] = A[b] (M x K) * B[b] (K x N) + C[b] (M x N)
+// and a layout says, for lane l and element e of an operand's registers
+// (element e of the LLVM vector), which block, row and column it holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Matrix.h"
+
+#include "Workgroup.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace fly::emu {
+
+namespace {
+
+// Element types of the operands.
+enum class Elem : uint8_t {
+  F32,  // IEEE binary32
+  XF32, // binary32 rounded to 10 mantissa bits (TF32) before use
+  F16,  // IEEE binary16
+  BF16, // the high half of a binary32
+  I8,   // signed 8-bit
+  IU8,  // 8-bit, signed or unsigned by FLY_EMU_MATRIX_SIGN_A/B
+  IU4,  // 4-bit, likewise
+  F64,  // IEEE binary64
+  I32,  // the integer accumulator
+  FP8,  // E4M3: FNUZ (gfx942) or OCP E4M3FN
+  BF8   // E5M2: FNUZ (gfx942) or OCP E5M2
+};
+
+enum class Family : uint8_t {
+  Mfma,   // CDNA3 v_mfma, wave64
+  Wmma11, // RDNA3 v_wmma, wave32
+  Wmma12  // RDNA4 v_wmma, wave32
+};
+
+struct Info {
+  uint32_t id; // FlyEmuMatrixOp
+  const char *name;
+  Family family;
+  uint8_t m, n, k, blocks;
+  Elem a, b, c; // D has C's type
+};
+
+constexpr Family MF = Family::Mfma, W11 = Family::Wmma11,
+                 W12 = Family::Wmma12;
+using E = Elem;
+
+const Info kInstructions[] = {
+    {FLY_EMU_MFMA_F32_32X32X1_2B_F32, "v_mfma_f32_32x32x1_2b_f32", MF, 32, 32, 1, 2, E::F32, E::F32, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X1_4B_F32, "v_mfma_f32_16x16x1_4b_f32", MF, 16, 16, 1, 4, E::F32, E::F32, E::F32},
+    {FLY_EMU_MFMA_F32_4X4X1_16B_F32, "v_mfma_f32_4x4x1_16b_f32", MF, 4, 4, 1, 16, E::F32, E::F32, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X2_F32, "v_mfma_f32_32x32x2_f32", MF, 32, 32, 2, 1, E::F32, E::F32, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X4_F32, "v_mfma_f32_16x16x4_f32", MF, 16, 16, 4, 1, E::F32, E::F32, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X4_2B_F16, "v_mfma_f32_32x32x4_2b_f16", MF, 32, 32, 4, 2, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X4_4B_F16, "v_mfma_f32_16x16x4_4b_f16", MF, 16, 16, 4, 4, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_4X4X4_16B_F16, "v_mfma_f32_4x4x4_16b_f16", MF, 4, 4, 4, 16, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X8_F16, "v_mfma_f32_32x32x8_f16", MF, 32, 32, 8, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X16_F16, "v_mfma_f32_16x16x16_f16", MF, 16, 16, 16, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X4_2B_BF16, "v_mfma_f32_32x32x4_2b_bf16", MF, 32, 32, 4, 2, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X4_4B_BF16, "v_mfma_f32_16x16x4_4b_bf16", MF, 16, 16, 4, 4, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_F32_4X4X4_16B_BF16, "v_mfma_f32_4x4x4_16b_bf16", MF, 4, 4, 4, 16, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X8_BF16, "v_mfma_f32_32x32x8_bf16", MF, 32, 32, 8, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X16_BF16, "v_mfma_f32_16x16x16_bf16", MF, 16, 16, 16, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_I32_32X32X4_2B_I8, "v_mfma_i32_32x32x4_2b_i8", MF, 32, 32, 4, 2, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_I32_16X16X4_4B_I8, "v_mfma_i32_16x16x4_4b_i8", MF, 16, 16, 4, 4, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_I32_4X4X4_16B_I8, "v_mfma_i32_4x4x4_16b_i8", MF, 4, 4, 4, 16, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_I32_32X32X16_I8, "v_mfma_i32_32x32x16_i8", MF, 32, 32, 16, 1, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_I32_16X16X32_I8, "v_mfma_i32_16x16x32_i8", MF, 16, 16, 32, 1, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_F64_16X16X4_F64, "v_mfma_f64_16x16x4_f64", MF, 16, 16, 4, 1, E::F64, E::F64, E::F64},
+    {FLY_EMU_MFMA_F64_4X4X4_4B_F64, "v_mfma_f64_4x4x4_4b_f64", MF, 4, 4, 4, 4, E::F64, E::F64, E::F64},
+    {FLY_EMU_MFMA_F32_16X16X8_XF32, "v_mfma_f32_16x16x8_xf32", MF, 16, 16, 8, 1, E::XF32, E::XF32, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X4_XF32, "v_mfma_f32_32x32x4_xf32", MF, 32, 32, 4, 1, E::XF32, E::XF32, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_FP8_FP8, "v_mfma_f32_16x16x32_fp8_fp8", MF, 16, 16, 32, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_FP8_BF8, "v_mfma_f32_16x16x32_fp8_bf8", MF, 16, 16, 32, 1, E::FP8, E::BF8, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_BF8_FP8, "v_mfma_f32_16x16x32_bf8_fp8", MF, 16, 16, 32, 1, E::BF8, E::FP8, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_BF8_BF8, "v_mfma_f32_16x16x32_bf8_bf8", MF, 16, 16, 32, 1, E::BF8, E::BF8, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_FP8_FP8, "v_mfma_f32_32x32x16_fp8_fp8", MF, 32, 32, 16, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_FP8_BF8, "v_mfma_f32_32x32x16_fp8_bf8", MF, 32, 32, 16, 1, E::FP8, E::BF8, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_BF8_FP8, "v_mfma_f32_32x32x16_bf8_fp8", MF, 32, 32, 16, 1, E::BF8, E::FP8, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_BF8_BF8, "v_mfma_f32_32x32x16_bf8_bf8", MF, 32, 32, 16, 1, E::BF8, E::BF8, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_F16, "v_mfma_f32_16x16x32_f16", MF, 16, 16, 32, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_F16, "v_mfma_f32_32x32x16_f16", MF, 32, 32, 16, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_MFMA_F32_16X16X32_BF16, "v_mfma_f32_16x16x32_bf16", MF, 16, 16, 32, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_F32_32X32X16_BF16, "v_mfma_f32_32x32x16_bf16", MF, 32, 32, 16, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_MFMA_I32_16X16X64_I8, "v_mfma_i32_16x16x64_i8", MF, 16, 16, 64, 1, E::I8, E::I8, E::I32},
+    {FLY_EMU_MFMA_I32_32X32X32_I8, "v_mfma_i32_32x32x32_i8", MF, 32, 32, 32, 1, E::I8, E::I8, E::I32},
+    {FLY_EMU_WMMA11_F32_16X16X16_F16, "v_wmma_f32_16x16x16_f16 (gfx11)", W11, 16, 16, 16, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_WMMA11_F32_16X16X16_BF16, "v_wmma_f32_16x16x16_bf16 (gfx11)", W11, 16, 16, 16, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_WMMA11_F16_16X16X16_F16, "v_wmma_f16_16x16x16_f16 (gfx11)", W11, 16, 16, 16, 1, E::F16, E::F16, E::F16},
+    {FLY_EMU_WMMA11_BF16_16X16X16_BF16, "v_wmma_bf16_16x16x16_bf16 (gfx11)", W11, 16, 16, 16, 1, E::BF16, E::BF16, E::BF16},
+    {FLY_EMU_WMMA11_I32_16X16X16_IU8, "v_wmma_i32_16x16x16_iu8 (gfx11)", W11, 16, 16, 16, 1, E::IU8, E::IU8, E::I32},
+    {FLY_EMU_WMMA11_I32_16X16X16_IU4, "v_wmma_i32_16x16x16_iu4 (gfx11)", W11, 16, 16, 16, 1, E::IU4, E::IU4, E::I32},
+    {FLY_EMU_WMMA12_F32_16X16X16_F16, "v_wmma_f32_16x16x16_f16 (gfx12)", W12, 16, 16, 16, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_WMMA12_F32_16X16X16_BF16, "v_wmma_f32_16x16x16_bf16 (gfx12)", W12, 16, 16, 16, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_WMMA12_F16_16X16X16_F16, "v_wmma_f16_16x16x16_f16 (gfx12)", W12, 16, 16, 16, 1, E::F16, E::F16, E::F16},
+    {FLY_EMU_WMMA12_BF16_16X16X16_BF16, "v_wmma_bf16_16x16x16_bf16 (gfx12)", W12, 16, 16, 16, 1, E::BF16, E::BF16, E::BF16},
+    {FLY_EMU_WMMA12_I32_16X16X16_IU8, "v_wmma_i32_16x16x16_iu8 (gfx12)", W12, 16, 16, 16, 1, E::IU8, E::IU8, E::I32},
+    {FLY_EMU_WMMA12_I32_16X16X16_IU4, "v_wmma_i32_16x16x16_iu4 (gfx12)", W12, 16, 16, 16, 1, E::IU4, E::IU4, E::I32},
+    {FLY_EMU_WMMA12_I32_16X16X32_IU4, "v_wmma_i32_16x16x32_iu4 (gfx12)", W12, 16, 16, 32, 1, E::IU4, E::IU4, E::I32},
+    {FLY_EMU_WMMA12_F32_16X16X16_FP8_FP8, "v_wmma_f32_16x16x16_fp8_fp8 (gfx12)", W12, 16, 16, 16, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_WMMA12_F32_16X16X16_FP8_BF8, "v_wmma_f32_16x16x16_fp8_bf8 (gfx12)", W12, 16, 16, 16, 1, E::FP8, E::BF8, E::F32},
+    {FLY_EMU_WMMA12_F32_16X16X16_BF8_FP8, "v_wmma_f32_16x16x16_bf8_fp8 (gfx12)", W12, 16, 16, 16, 1, E::BF8, E::FP8, E::F32},
+    {FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8, "v_wmma_f32_16x16x16_bf8_bf8 (gfx12)", W12, 16, 16, 16, 1, E::BF8, E::BF8, E::F32},
+};
+
+const Info *lookup(uint32_t id) {
+  for (const Info &info : kInstructions)
+    if (info.id == id)
+      return &info;
+  return nullptr;
+}
+
+uint32_t bitsOf(Elem t) {
+  switch (t) {
+  case Elem::F64:
+    return 64;
+  case Elem::F32:
+  case Elem::XF32:
+  case Elem::I32:
+    return 32;
+  case Elem::F16:
+  case Elem::BF16:
+    return 16;
+  case Elem::I8:
+  case Elem::IU8:
+  case Elem::FP8:
+  case Elem::BF8:
+    return 8;
+  case Elem::IU4:
+    return 4;
+  }
+  return 32;
+}
+
+// ---- Layouts ----------------------------------------------------------------
+
+// Where an element of a lane's registers sits in its operand.
+struct Place {
+  uint32_t block;
+  uint32_t row; // A: i, B: k, C/D: i
+  uint32_t col; // A: k, B: j, C/D: j
+};
+
+uint32_t waveSizeOf(const Info &info) {
+  return info.family == Family::Mfma ? 64 : 32;
+}
+
+// Elements of A (or B) per lane.
+uint32_t inputsPerLane(const Info &info) {
+  switch (info.family) {
+  case Family::Mfma:
+    // The wave's 64 lanes are 64/M groups of M lanes; a group holds one
+    // block's k-slice of K / (groups per block) consecutive elements.
+    return info.k * info.blocks * info.m / 64;
+  case Family::Wmma11:
+    return info.k; // a whole row of A (column of B), replicated
+  case Family::Wmma12:
+    return info.k / 2; // half of it: the two lane halves split K
+  }
+  return 0;
+}
+
+// Elements of C (and D) per lane, as the LLVM vector counts them.
+uint32_t accumulatorsPerLane(const Info &info) {
+  uint32_t per = info.m * info.n * info.blocks / waveSizeOf(info);
+  // gfx11 keeps a 16-bit accumulator in one half of each 32-bit register.
+  if (info.family == Family::Wmma11 && bitsOf(info.c) == 16)
+    per *= 2;
+  return per;
+}
+
+// Element e of lane l of A (`isB` false: row i, column k) or B (`isB`:
+// row k, column j). The two are symmetric: a lane holds a row of A and the
+// same-numbered column of B.
+Place inputPlace(const Info &info, uint32_t l, uint32_t e, bool isB) {
+  uint32_t mn = 0, k = 0, block = 0;
+  switch (info.family) {
+  case Family::Mfma: {
+    // CDNA3: lane l holds row (column) l % M; its group g = l / M walks
+    // the blocks first (l / M % blocks), then the k-slices of K.
+    uint32_t per = inputsPerLane(info);
+    uint32_t g = l / info.m;
+    mn = l % info.m;
+    block = g % info.blocks;
+    k = (g / info.blocks) * per + e;
+    break;
+  }
+  case Family::Wmma11:
+    // RDNA3 wave32: lanes 0-15 hold rows (columns) 0-15 with all K
+    // elements; lanes 16-31 repeat them.
+    mn = l % 16;
+    k = e;
+    break;
+  case Family::Wmma12: {
+    // RDNA4 wave32: lane half h = l / 16 holds half of K. 16-bit
+    // elements go in runs of 4: k = 0-3 and 8-11 in lanes 0-15, 4-7 and
+    // 12-15 in lanes 16-31; 8- and 4-bit elements in one run of K / 2.
+    uint32_t h = l / 16;
+    mn = l % 16;
+    if (bitsOf(info.a) == 16)
+      k = (e / 4) * 8 + h * 4 + e % 4;
+    else
+      k = h * (info.k / 2) + e;
+    break;
+  }
+  }
+  return isB ? Place{block, k, mn} : Place{block, mn, k};
+}
+
+// Element e of lane l of C (and D). Returns false for the halves of gfx11
+// 16-bit registers that the instruction does not use (OPSEL selects).
+bool accumulatorPlace(const Info &info, uint32_t l, uint32_t e, bool opsel,
+                      Place &place) {
+  switch (info.family) {
+  case Family::Mfma: {
+    // CDNA3: lane l holds column j = l % N; its group g = l / N (64 / N
+    // groups) selects rows.
+    uint32_t groups = 64 / info.n;
+    uint32_t g = l / info.n;
+    place.col = l % info.n;
+    if (info.c == Elem::F64) {
+      // f64: element e of group g is row g' + (groups / blocks) * e, where
+      // the group walks the blocks first (g' = g / blocks).
+      uint32_t rowGroups = groups / info.blocks;
+      place.block = g % info.blocks;
+      place.row = g / info.blocks + rowGroups * e;
+      return true;
+    }
+    // 32-bit: runs of 4 consecutive rows per group. With G = min(groups,
+    // M / 4) groups for the rows of a block (the others are blocks: the
+    // 4x4 forms), element e's run e / 4 walks the M / (4 G) row tiles of
+    // a block, then the blocks.
+    uint32_t rowGroups = groups < info.m / 4 ? groups : info.m / 4;
+    uint32_t tiles = info.m / (4 * rowGroups);
+    uint32_t run = e / 4;
+    place.row = (run % tiles) * (4 * rowGroups) + (g % rowGroups) * 4 + e % 4;
+    place.block = (run / tiles) * (groups / rowGroups) + g / rowGroups;
+    return true;
+  }
+  case Family::Wmma11: {
+    // RDNA3 wave32: register v of lane l holds row 2 v + l / 16, column
+    // l % 16; a 16-bit one in its low half, or its high half with OPSEL.
+    uint32_t v = e;
+    if (bitsOf(info.c) == 16) {
+      v = e / 2;
+      if ((e % 2 != 0) != opsel)
+        return false;
+    }
+    place.block = 0;
+    place.row = 2 * v + l / 16;
+    place.col = l % 16;
+    return true;
+  }
+  case Family::Wmma12:
+    // RDNA4 wave32: element e of lane l holds row 8 (l / 16) + e, column
+    // l % 16 (16-bit ones packed two to a register).
+    place.block = 0;
+    place.row = 8 * (l / 16) + e;
+    place.col = l % 16;
+    return true;
+  }
+  return false;
+}
+
+// ---- Number formats -------------------------------------------------------------
+
+float floatOfBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint32_t bitsOfFloat(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+// An 8-bit float: E4M3 (`wide` false) or E5M2. FNUZ (gfx942): biases 8
+// and 16, no infinities, 0x80 the only NaN (no negative zero). OCP
+// (gfx950, gfx12): E4M3FN, bias 7, no infinities, S.1111.111 NaN; E5M2,
+// bias 15, IEEE-style infinities and NaNs.
+double decodeFp8(uint8_t x, bool wide, bool ocp) {
+  const int manBits = wide ? 2 : 3;
+  const int expMax = wide ? 31 : 15;
+  const int bias = (wide ? 15 : 7) + (ocp ? 0 : 1);
+  const bool negative = x & 0x80;
+  const int exp = (x >> manBits) & expMax;
+  const int man = x & ((1 << manBits) - 1);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!ocp && x == 0x80)
+    return nan;
+  if (ocp && wide && exp == expMax)
+    return man ? nan : (negative ? -INFINITY : INFINITY);
+  if (ocp && !wide && exp == expMax && man == 7)
+    return nan;
+  double value = exp == 0 ? std::ldexp(man, 1 - bias - manBits)
+                          : std::ldexp(man + (1 << manBits), exp - bias - manBits);
+  return negative ? -value : value;
+}
+
+// Element e of `type` in `regs`; `sign` for IU8/IU4, `ocp` for FP8/BF8.
+double readElem(const uint8_t *regs, Elem type, uint32_t e, bool sign,
+                bool ocp) {
+  switch (type) {
+  case Elem::F32: {
+    float f;
+    std::memcpy(&f, regs + 4 * e, 4);
+    return f;
+  }
+  case Elem::XF32: {
+    // TF32: round to nearest even to 10 mantissa bits (not NaN, inf).
+    uint32_t bits;
+    std::memcpy(&bits, regs + 4 * e, 4);
+    if ((bits & 0x7F800000u) != 0x7F800000u)
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1)) & ~0x1FFFu;
+    return floatOfBits(bits);
+  }
+  case Elem::F16: {
+    _Float16 h;
+    std::memcpy(&h, regs + 2 * e, 2);
+    return double(h);
+  }
+  case Elem::BF16: {
+    uint16_t h;
+    std::memcpy(&h, regs + 2 * e, 2);
+    return floatOfBits(uint32_t(h) << 16);
+  }
+  case Elem::I8:
+    return int8_t(regs[e]);
+  case Elem::IU8:
+    return sign ? double(int8_t(regs[e])) : double(regs[e]);
+  case Elem::IU4: {
+    int nibble = (regs[e / 2] >> (4 * (e % 2))) & 0xF;
+    return sign && nibble >= 8 ? nibble - 16 : nibble;
+  }
+  case Elem::F64: {
+    double d;
+    std::memcpy(&d, regs + 8 * e, 8);
+    return d;
+  }
+  case Elem::I32: {
+    int32_t i;
+    std::memcpy(&i, regs + 4 * e, 4);
+    return i;
+  }
+  case Elem::FP8:
+  case Elem::BF8:
+    return decodeFp8(regs[e], type == Elem::BF8, ocp);
+  }
+  return 0;
+}
+
+// Rounds `value` to `type` (to nearest even) and stores it as element e.
+void writeElem(uint8_t *regs, Elem type, uint32_t e, double value,
+               bool clamp) {
+  switch (type) {
+  case Elem::F32: {
+    float f = float(value);
+    std::memcpy(regs + 4 * e, &f, 4);
+    return;
+  }
+  case Elem::F16: {
+    _Float16 h = _Float16(value);
+    std::memcpy(regs + 2 * e, &h, 2);
+    return;
+  }
+  case Elem::BF16: {
+    uint32_t bits = bitsOfFloat(float(value));
+    uint16_t h;
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+      h = uint16_t((bits >> 16) | 0x40); // a quiet NaN
+    else
+      h = uint16_t((bits + 0x7FFFu + ((bits >> 16) & 1)) >> 16);
+    std::memcpy(regs + 2 * e, &h, 2);
+    return;
+  }
+  case Elem::F64:
+    std::memcpy(regs + 8 * e, &value, 8);
+    return;
+  case Elem::I32: {
+    // Exact: |value| < 2^53. Wraps to 32 bits, or saturates with clamp.
+    int64_t wide = int64_t(value);
+    int32_t i;
+    if (clamp)
+      i = wide > INT32_MAX ? INT32_MAX : wide < INT32_MIN ? INT32_MIN : int32_t(wide);
+    else
+      i = int32_t(uint32_t(uint64_t(wide)));
+    std::memcpy(regs + 4 * e, &i, 4);
+    return;
+  }
+  default:
+    return; // not an accumulator type
+  }
+}
+
+// ---- The wave's computation --------------------------------------------------
+
+thread_local char message[256];
+
+const char *fail(const char *format, const char *name, uint64_t x = 0,
+                 uint64_t y = 0) {
+  std::snprintf(message, sizeof message, format, name, (unsigned long long)x,
+                (unsigned long long)y);
+  return message;
+}
+
+// Why the wave cannot run its instruction, or null.
+const char *check(const WaveLanes &w, const Info *info, uint32_t id,
+                  uint32_t control) {
+  const uint64_t all = w.size == 64 ? ~uint64_t(0) : (uint64_t(1) << w.size) - 1;
+  uint64_t exec = w.exec;
+  while (exec) {
+    uint32_t lane = uint32_t(__builtin_ctzll(exec));
+    exec &= exec - 1;
+    auto *in = reinterpret_cast<const MatrixLane *>(w.in[lane]);
+    if (in->op != id || in->control != control)
+      return fail("lanes of a wave ran different matrix instructions or "
+                  "modifiers (%s: op %llu, control 0x%llx in one lane)",
+                  info ? info->name : "?", in->op, in->control);
+  }
+  if (!info)
+    return fail("%sunknown matrix instruction %llu", "", id);
+  if (w.size != waveSizeOf(*info))
+    return fail("%s needs waves of %llu lanes; this launch's have %llu",
+                info->name, waveSizeOf(*info), w.size);
+  if (w.exec != all)
+    return fail("%s with inactive lanes (EXEC = 0x%llx) is undefined on the "
+                "hardware",
+                info->name, w.exec);
+  if (control & 0xFFFu)
+    return fail("%s with cbsz/abid/blgp = 0x%llx: the broadcast and lane-"
+                "group controls are not emulated",
+                info->name, control & 0xFFFu);
+  if ((control & FLY_EMU_MATRIX_OPSEL) &&
+      !(info->family == Family::Wmma11 && bitsOf(info->c) == 16))
+    return fail("%s has no OPSEL (only gfx11's 16-bit WMMA D does)",
+                info->name);
+  if (info->family == Family::Wmma11) {
+    // The ISA requires A and B replicated in both halves of the wave.
+    const uint32_t bytes = inputsPerLane(*info) * bitsOf(info->a) / 8;
+    for (uint32_t l = 16; l < 32; ++l) {
+      auto *hi = reinterpret_cast<const MatrixLane *>(w.in[l]);
+      auto *lo = reinterpret_cast<const MatrixLane *>(w.in[l - 16]);
+      if (std::memcmp(hi->a, lo->a, bytes) != 0 ||
+          std::memcmp(hi->b, lo->b, bytes) != 0)
+        return fail("%s: lane %llu's A or B registers differ from lane "
+                    "%llu's (gfx11 needs them replicated in both halves)",
+                    info->name, l, l - 16);
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+void computeMatrix(WaveLanes &w) {
+  if (w.exec == 0)
+    return;
+  auto laneOf = [&](uint32_t l) {
+    return reinterpret_cast<const MatrixLane *>(w.in[l]);
+  };
+  const MatrixLane *first = laneOf(uint32_t(__builtin_ctzll(w.exec)));
+  const uint32_t id = first->op, control = first->control;
+  const Info *info = lookup(id);
+  if (const char *why = check(w, info, id, control)) {
+    for (uint32_t l = 0; l < w.size; ++l)
+      w.out[l] = reinterpret_cast<uintptr_t>(why);
+    return;
+  }
+  const Info &in = *info;
+  const bool ocp = (control & FLY_EMU_MATRIX_OCP_FP8) || in.family == Family::Wmma12;
+  const bool signA = control & FLY_EMU_MATRIX_SIGN_A;
+  const bool signB = control & FLY_EMU_MATRIX_SIGN_B;
+  const bool clamp = control & FLY_EMU_MATRIX_CLAMP;
+  const bool opsel = control & FLY_EMU_MATRIX_OPSEL;
+  const uint32_t M = in.m, N = in.n, K = in.k, blocks = in.blocks;
+
+  // The operands as matrices (thread-local: this runs on a fiber's small
+  // stack), every element read once from the lane that holds it. (gfx11's
+  // replicated halves write the same values twice.)
+  static thread_local std::vector<double> a, b, c;
+  a.assign(size_t(blocks) * M * K, 0);
+  b.assign(size_t(blocks) * K * N, 0);
+  c.assign(size_t(blocks) * M * N, 0);
+  const uint32_t inputs = inputsPerLane(in), accs = accumulatorsPerLane(in);
+  for (uint32_t l = 0; l < w.size; ++l) {
+    const MatrixLane *lane = laneOf(l);
+    auto *ra = static_cast<const uint8_t *>(lane->a);
+    auto *rb = static_cast<const uint8_t *>(lane->b);
+    auto *rc = static_cast<const uint8_t *>(lane->c);
+    for (uint32_t e = 0; e < inputs; ++e) {
+      Place p = inputPlace(in, l, e, false);
+      a[(size_t(p.block) * M + p.row) * K + p.col] = readElem(ra, in.a, e, signA, ocp);
+      p = inputPlace(in, l, e, true);
+      b[(size_t(p.block) * K + p.row) * N + p.col] = readElem(rb, in.b, e, signB, ocp);
+    }
+    for (uint32_t e = 0; e < accs; ++e) {
+      Place p;
+      if (accumulatorPlace(in, l, e, opsel, p))
+        c[(size_t(p.block) * M + p.row) * N + p.col] = readElem(rc, in.c, e, false, ocp);
+    }
+  }
+
+  // D = A * B + C per block, in double (exact for 16- and 8-bit products
+  // and integer sums), rounded once to D's type when stored.
+  static thread_local std::vector<double> d;
+  d.assign(c.size(), 0);
+  for (uint32_t blk = 0; blk < blocks; ++blk)
+    for (uint32_t i = 0; i < M; ++i)
+      for (uint32_t j = 0; j < N; ++j) {
+        double sum = 0;
+        for (uint32_t k = 0; k < K; ++k)
+          sum += a[(size_t(blk) * M + i) * K + k] * b[(size_t(blk) * K + k) * N + j];
+        size_t at = (size_t(blk) * M + i) * N + j;
+        d[at] = sum + c[at];
+      }
+
+  // Scatter D. The unused halves of gfx11 16-bit registers keep C's bits.
+  const uint32_t accBytes = accs * bitsOf(in.c) / 8;
+  for (uint32_t l = 0; l < w.size; ++l) {
+    const MatrixLane *lane = laneOf(l);
+    auto *rd = static_cast<uint8_t *>(lane->d);
+    if (lane->d != lane->c)
+      std::memcpy(rd, lane->c, accBytes);
+    for (uint32_t e = 0; e < accs; ++e) {
+      Place p;
+      if (accumulatorPlace(in, l, e, opsel, p))
+        writeElem(rd, in.c, e, d[(size_t(p.block) * M + p.row) * N + p.col], clamp);
+    }
+    w.out[l] = 0;
+  }
+}
+
+} // namespace fly::emu
+
+// ---- The C ABI --------------------------------------------------------------
+
+extern "C" void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op,
+                               uint32_t control, const void *a, const void *b,
+                               const void *c, void *d) {
+  using namespace fly::emu;
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  // In this frame, which stays put while the lane is parked.
+  MatrixLane lane{op, control, a, b, c, d};
+  uint64_t result = f.runner->collective(
+      f, WaveOp::Matrix, reinterpret_cast<uintptr_t>(&lane), 0);
+  if (result != 0)
+    fly_emu_trap(ctx, reinterpret_cast<const char *>(result));
+}
