@@ -454,3 +454,20 @@ def test_compiled_scalars_and_constexprs():
     compiled(x, y, 128, 1)  # the first half only
     np.testing.assert_array_equal(y[:128], x[:128] + 1.0)
     np.testing.assert_array_equal(y[128:], 0.0)
+
+
+def test_string_annotations_are_evaluated():
+    """Under `from __future__ import annotations` an annotation is a string:
+    fx.Constexpr[int] must still make a Constexpr, and one that does not
+    evaluate is an error naming it at the decorator."""
+    namespace = {}
+    exec(compile("from __future__ import annotations\n"
+                 "import flydsl.compiler as flyc\nimport flydsl.expr as fx\n"
+                 "@flyc.jit\ndef f(A, n: fx.Constexpr[int]):\n    pass\n", "ann.py", "exec"),
+         namespace)
+    assert namespace["f"].signature.parameters["n"].annotation == fx.Constexpr[int]
+    with pytest.raises(TraceError, match="the annotations of g do not evaluate: name "
+                                         "'Undefined' is not defined") as e:
+        exec(compile("from __future__ import annotations\nimport flydsl.compiler as flyc\n"
+                     "@flyc.jit\ndef g(A: Undefined):\n    pass\n", "ann.py", "exec"), {})
+    assert (e.value.filename, e.value.lineno) == ("ann.py", 3)

@@ -132,6 +132,7 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
 
 void registerDiskCache(nb::module_ &m);
 void registerHostEntry(nb::module_ &m);
+void registerArgumentPacker(nb::module_ &m);
 void registerHipRuntime(nb::module_ &m);
 
 NB_MODULE(_fly, m) {
@@ -305,6 +306,7 @@ NB_MODULE(_fly, m) {
 
   registerDiskCache(m);
   registerHostEntry(m);
+  registerArgumentPacker(m);
   registerHipRuntime(m);
 
   m.def(

@@ -36,12 +36,6 @@ namespace {
 /// flydsl._fly.Error (made by the module before this part is registered).
 PyObject *errorType = PyExc_RuntimeError;
 
-[[noreturn]] void raise(llvm::Error err) {
-  std::string message = llvm::toString(std::move(err));
-  PyErr_SetString(errorType, message.c_str());
-  throw nb::python_error();
-}
-
 struct PyHostEntry {
   std::unique_ptr<fly::HostEntry> entry;
 };
@@ -75,6 +69,16 @@ private:
 
 } // namespace
 
+[[noreturn]] void raiseLaunchError(llvm::Error err) {
+  std::string message = llvm::toString(std::move(err));
+  PyErr_SetString(errorType, message.c_str());
+  throw nb::python_error();
+}
+
+fly::HostEntry &hostEntryOf(nb::handle object) {
+  return *nb::cast<PyHostEntry &>(object).entry;
+}
+
 void registerHostEntry(nb::module_ &m) {
   if (nb::hasattr(m, "Error"))
     errorType = nb::object(m.attr("Error")).release().ptr();
@@ -89,7 +93,7 @@ void registerHostEntry(nb::module_ &m) {
               return fly::HostEntry::create(text, name);
             }();
             if (!entry)
-              raise(entry.takeError());
+              raiseLaunchError(entry.takeError());
             new (self) PyHostEntry{std::move(*entry)};
           },
           "bitcode"_a, "name"_a,
@@ -114,7 +118,7 @@ void registerHostEntry(nb::module_ &m) {
               err = e.entry->call(view.data);
             }
             if (err)
-              raise(std::move(err));
+              raiseLaunchError(std::move(err));
           },
           "block"_a,
           "Runs the host function on the packed argument block (bytes or a "

@@ -51,11 +51,13 @@ class TensorDescriptor:
         self.dynamic_stride = [False] * len(self.strides)
         self.div_shape = [1] * len(self.shape)
         self.div_stride = [1] * len(self.strides)
+        self._spec = None  # spec(), until a mark changes it
 
     def mark_layout_dynamic(self, leading_dim: int | None = None, divisibility: int = 1):
         """Every shape and stride dynamic except the unit stride of
         `leading_dim` (by default the dimension with stride 1); the extent
         of that dimension and the other strides divisible by `divisibility`."""
+        self._spec = None
         lead = _unit_stride_dim(self.strides) if leading_dim is None else leading_dim
         if lead is None or not 0 <= lead < len(self.shape):
             raise TraceError(f"mark_layout_dynamic: no leading dimension {leading_dim} "
@@ -74,12 +76,14 @@ class TensorDescriptor:
         return self
 
     def mark_shape_dynamic(self, dims=None, divisibility: int = 1):
+        self._spec = None
         for i in range(len(self.shape)) if dims is None else dims:
             self.dynamic_shape[i] = True
             self.div_shape[i] = divisibility
         return self
 
     def mark_stride_dynamic(self, dims=None, divisibility: int = 1):
+        self._spec = None
         for i in range(len(self.strides)) if dims is None else dims:
             if self.strides[i] != 1:
                 self.dynamic_stride[i] = True
@@ -93,6 +97,11 @@ class TensorDescriptor:
                 + [s for s, d in zip(self.strides, self.dynamic_stride) if d])
 
     def spec(self) -> TensorSpec:
+        if self._spec is None:
+            self._spec = self._make_spec()
+        return self._spec
+
+    def _make_spec(self) -> TensorSpec:
         wide = any(abs(x) >= 2**31 for x in self.shape + self.strides)
 
         def leaf(value, dynamic, div):

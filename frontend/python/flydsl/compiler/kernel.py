@@ -16,6 +16,7 @@ import atexit
 import inspect
 import itertools
 import json
+import re
 import logging
 import struct
 import sys
@@ -79,7 +80,7 @@ class Kernel:
         self.fn = fn
         self.name = name or fn.__name__
         self.known_block_size = tuple(known_block_size) if known_block_size else None
-        self.signature = inspect.signature(fn)
+        self.signature = _signature(fn)
 
     def __call__(self, *args, **kwargs) -> "Launcher":
         if not Trace.active():
@@ -243,6 +244,19 @@ class Launcher:
                      f"a workgroup can have on {chip['name']}")
 
 
+def _signature(fn) -> inspect.Signature:
+    """fn's signature with its annotations evaluated: under `from __future__
+    import annotations` they are strings, and fx.Constexpr[int] must still
+    be recognised. One that does not evaluate (a name defined later) is an
+    error naming it, not a silently ignored annotation."""
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except Exception as err:  # NameError, SyntaxError, ... from the annotation text
+        code = fn.__code__
+        raise TraceError(f"the annotations of {fn.__name__} do not evaluate: {err}",
+                         code.co_filename, code.co_firstlineno) from None
+
+
 def kernel(fn=None, *, name: str | None = None, known_block_size=None):
     """A device function; callable while a @flyc.jit function is traced."""
     if fn is None:
@@ -273,6 +287,9 @@ class CompiledFunction:
         self.specs = None
         self._entry = None
         self._packer = None
+        # The native warm-call path (_fly.ArgumentPacker), made after the
+        # first call; False when this function's arguments cannot take it.
+        self._native = None
 
     def to_bytes(self) -> bytes:
         """The disk-cache payload: a JSON header, then the code objects and
@@ -410,7 +427,71 @@ class CompiledFunction:
 
     def __call__(self, *args, **kwargs):
         """Launches the kernels as the traced host function does."""
+        native = self._native
+        if native:
+            if not kwargs and native.call(args):
+                return
+            if not native.current:  # another runtime since: made again below
+                native = self._native = None
         self._run(self.pack(*args, **kwargs))
+        if native is None:
+            self._native = self._native_packer()
+
+    def _native_packer(self):
+        """The native warm-call path for positional calls: checks and packs
+        what _pack_checked does for numpy arrays and Python numbers, in C++
+        (anything else, or a mismatch, falls back to the Python path, which
+        names the problem). False when the signature cannot use it."""
+        if self.specs is None or self.signature is None or self._entry is None:
+            return False
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in self.signature.parameters.values()):
+            return False
+        _, _, plan = self._packing()
+        names = list(self.signature.parameters)
+        params = []
+        for name in names:
+            kind, compiled = plan[name]
+            if kind == "tensor":
+                element = compiled.spec.element
+                if element not in _BUFFER_FORMATS:
+                    return False
+                formats, itemsize = _BUFFER_FORMATS[element]
+                params.append(("tensor", element, formats, itemsize, compiled.rank,
+                               [tuple(x) for x in compiled._static],
+                               [tuple(x) for x in compiled._dynamic], compiled.spec.align))
+            elif kind == "scalar" and compiled.startswith("i"):
+                params.append(("int",))
+            elif kind == "scalar" and compiled in ("f32", "f64"):
+                params.append(("float",))
+            elif kind == "constexpr":
+                params.append(("constexpr", compiled))
+            else:  # streams, f16/bf16 scalars
+                return False
+        (info,) = [f for f in self.host_functions if f["name"] == self.name]
+        slots = []
+        for arg in info["arguments"]:
+            kind, index = arg["abi"].split(":")
+            param = names.index(self.arg_names[int(index)])
+            if kind == "ptr":
+                slots.append((arg["offset"], "P", param, -1))
+            elif kind == "leaves":
+                at, leaf = arg["offset"], 0
+                for count, char in re.findall(r"(\d*)([a-zA-Z?])", arg["format"]):
+                    count = int(count or 1)
+                    if char == "x":
+                        at += count
+                        continue
+                    for _ in range(count):
+                        slots.append((at, char, param, leaf))
+                        at += struct.calcsize("=" + char)
+                        leaf += 1
+            else:
+                slots.append((arg["offset"], arg["format"], param, -1))
+        try:
+            return _fly.ArgumentPacker(self._entry, params, slots, args_mod.TensorDescriptor)
+        except ValueError:  # a value format it does not write
+            return False
 
     def _run(self, block: bytes) -> None:
         if not self.host_module:
@@ -427,12 +508,20 @@ class CompiledFunction:
     def _call_unchecked(self, args, kwargs) -> None:
         """A call from the @flyc.jit function that chose this compiled
         function for these very arguments: nothing to check."""
+        native = self._native
+        if native:
+            if not kwargs and native.call(args):
+                return
+            if not native.current:
+                native = self._native = None
         layout, fields, _ = self._packing()
         if not kwargs and len(args) == len(self.signature.parameters):
             arguments = dict(zip(self.signature.parameters, args))
         else:
             arguments = bind_arguments(self.signature, self.name, args, kwargs).arguments
         self._run(self._pack_unchecked(layout, fields, arguments))
+        if native is None:
+            self._native = self._native_packer()
 
     def launches(self) -> list:
         """The kernel launches of the host function, in order:
@@ -520,6 +609,12 @@ def bind_arguments(signature, what: str, args, kwargs):
     return bound
 
 
+# Element type -> (the buffer-protocol format characters of arrays that
+# hold it, the item size): what the native packer accepts.
+_BUFFER_FORMATS = {"f32": ("f", 4), "f16": ("e", 2), "f64": ("d", 8), "i8": ("bB", 1),
+                   "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1)}
+
+
 def _same_constant(value, compiled) -> bool:
     if value is compiled:
         return True
@@ -555,6 +650,7 @@ _with_entries: "weakref.WeakSet[CompiledFunction]" = weakref.WeakSet()
 @atexit.register
 def _release_host_entries() -> None:
     for compiled in list(_with_entries):
+        compiled._native = None  # it holds the entry too
         compiled._entry = None
 
 
@@ -623,16 +719,19 @@ class JitFunction:
     def __init__(self, fn):
         self.fn = fn
         self.name = fn.__name__
-        self.signature = inspect.signature(fn)
+        self.signature = _signature(fn)
         self._compiled: dict = {}
-        # The fast path of warm calls: positional numpy arrays and Python
-        # numbers, keyed by what their specs depend on, straight to the
-        # compiled function.
+        # The fast path of warm calls: positional arrays, descriptors and
+        # Python numbers, keyed by what their specs depend on (and the
+        # values of Constexpr parameters), straight to the compiled
+        # function. A key is only stored after the full path accepted it.
         self._fast: dict = {}
-        params = self.signature.parameters.values()
+        params = list(self.signature.parameters.values())
         self._fast_ok = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                            and p.annotation is inspect.Parameter.empty for p in params)
-        self._arity = len(self.signature.parameters)
+                            for p in params)
+        self._constexpr_positions = tuple(i for i, p in enumerate(params)
+                                          if _is_constexpr(p.annotation))
+        self._arity = len(params)
 
     def _fast_key(self, args):
         """What the argument specs of a positional call depend on: per
@@ -647,6 +746,8 @@ class JitFunction:
                 key.append((t, a.dtype.char, a.strides, _fly.data_address(a) & 15))
             elif t.__name__ == "Tensor" and hasattr(a, "data_ptr"):  # torch
                 key.append((t, a.dtype, a.stride(), a.data_ptr() & 15))
+            elif t is args_mod.TensorDescriptor:
+                key.append((t, a.spec()))
             else:
                 return None
         return tuple(key)
@@ -729,8 +830,18 @@ class JitFunction:
 
     def __call__(self, *args, **kwargs):
         env = Environment.current()
-        fast = (self._fast_key(args) if self._fast_ok and not kwargs and len(args) == self._arity
-                else None)
+        fast = None
+        if self._fast_ok and not kwargs and len(args) == self._arity:
+            fast = _fly.jit_key(args)
+            if fast is None:
+                fast = self._fast_key(args)
+            if fast is not None and self._constexpr_positions:
+                fast = (fast,) + tuple((type(args[i]), args[i])
+                                       for i in self._constexpr_positions)
+                try:
+                    hash(fast)
+                except TypeError:  # an unhashable Constexpr value
+                    fast = None
         compiled = self._fast.get((fast, Environment.generation)) if fast is not None else None
         if compiled is None:
             compiled = self.compile(*args, **kwargs)

@@ -1,0 +1,484 @@
+//===- ArgumentPacker.cpp - flydsl._fly.ArgumentPacker --------------------===//
+//
+// The warm-call path of a compiled function in native code (SPEC §12: a
+// call costs a few microseconds): it checks a call's positional arguments
+// against what the function was compiled for, packs the argument block
+// (fly/HostEntry.h's ABI) on the stack and calls the host entry, without a
+// Python object per value.
+//
+//   packer = _fly.ArgumentPacker(entry, params, slots)
+//   packer.call(args)   # True: called; False: not handled, nothing done
+//
+// It handles the common cases only: numpy arrays (and anything else with
+// the buffer protocol) and flyc.from_dlpack descriptors (their element,
+// shape, strides and address attributes) for tensors, Python ints /
+// floats / bools for
+// scalars, and Constexpr values equal to the compiled ones. For anything
+// else, or any argument that does not match, `call` returns False before
+// doing anything, and the front end takes its Python path, which either
+// handles the argument or raises the error naming it: the messages live in
+// one place.
+//
+// params: per positional parameter of the Python function, one tuple
+//   ("tensor", element, formats, itemsize, rank, static, dynamic, align)
+//       formats: the buffer-protocol format characters accepted for the
+//       element type ("f" for f32, "bB" for i8, ...); static: [(k, i, v)]
+//       (k 0: shape, 1: strides, in elements); dynamic: [(k, i, div,
+//       wide)], the leaves the block takes, in order
+//   ("int",) / ("float",) / ("bool",)      a scalar
+//   ("constexpr", value)                   must equal value, of its type
+// slots: per value of the block, (offset, format, param, leaf):
+//   format "P": the tensor's address; "i"/"q": leaf `leaf` of the tensor
+//   (i32/i64), or for a scalar parameter (leaf -1) its value as
+//   b/h/i/q (ints), ? (bool), f/d (floats).
+//
+// The packer also remembers the launch table installed when it was made:
+// if another one is installed (a compiled function of the other runtime
+// ran in between), `call` returns False and the Python path installs the
+// right one again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fly/HostEntry.h"
+#include "fly/runtime/Launch.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+/// HostEntry.cpp: the C++ entry of a flydsl._fly.HostEntry, and the
+/// launch-error conversion shared with HostEntry.call.
+fly::HostEntry &hostEntryOf(nb::handle object);
+[[noreturn]] void raiseLaunchError(llvm::Error err);
+
+namespace {
+
+constexpr int kMaxRank = 8;
+constexpr size_t kMaxParams = 16; // more: always the Python path
+
+struct TensorParam {
+  std::string element; // the MLIR element type, as descriptors name it
+  std::string formats;
+  int64_t itemsize = 0;
+  int rank = 0;
+  struct Static {
+    int kind, index;
+    int64_t value;
+  };
+  struct Dynamic {
+    int kind, index;
+    int64_t divisibility;
+    bool wide;
+  };
+  std::vector<Static> statics;
+  std::vector<Dynamic> dynamics;
+  uint64_t align = 1;
+};
+
+enum class ParamKind { Tensor, Int, Float, Bool, Constexpr };
+
+struct Param {
+  ParamKind kind;
+  TensorParam tensor;
+  nb::object constant; // Constexpr
+};
+
+struct Slot {
+  uint32_t offset;
+  char format;
+  int param;
+  int leaf;
+};
+
+/// A tensor argument, read through the buffer protocol for the length of a
+/// call.
+struct TensorView {
+  Py_buffer buffer;
+  bool held = false;
+  uintptr_t address = 0;
+  int64_t leaves[2 * kMaxRank];
+  ~TensorView() {
+    if (held)
+      PyBuffer_Release(&buffer);
+  }
+};
+
+/// Whether the buffer's format (an optional native/little-endian prefix,
+/// one type character) is one of `accepted`.
+bool formatMatches(const char *format, const std::string &accepted) {
+  if (!format)
+    format = "B";
+  if (*format == '@' || *format == '=' || *format == '<')
+    ++format;
+  return format[0] != '\0' && format[1] == '\0' &&
+         accepted.find(format[0]) != std::string::npos;
+}
+
+class ArgumentPacker {
+public:
+  ArgumentPacker(nb::object hostEntry, nb::list params, nb::list slots,
+                 nb::object descriptorType)
+      : entryObject(std::move(hostEntry)), entry(hostEntryOf(entryObject)),
+        table(fly_runtime_launch_table()),
+        descriptorType(std::move(descriptorType)) {
+    for (nb::handle item : params) {
+      nb::tuple p = nb::borrow<nb::tuple>(item);
+      std::string kind = nb::cast<std::string>(p[0]);
+      Param param;
+      if (kind == "tensor") {
+        param.kind = ParamKind::Tensor;
+        TensorParam &t = param.tensor;
+        t.element = nb::cast<std::string>(p[1]);
+        t.formats = nb::cast<std::string>(p[2]);
+        t.itemsize = nb::cast<int64_t>(p[3]);
+        t.rank = nb::cast<int>(p[4]);
+        if (t.rank > kMaxRank)
+          throw nb::value_error("ArgumentPacker: tensor rank over 8");
+        for (nb::handle s : nb::borrow<nb::list>(p[5])) {
+          nb::tuple st = nb::borrow<nb::tuple>(s);
+          t.statics.push_back({nb::cast<int>(st[0]), nb::cast<int>(st[1]),
+                               nb::cast<int64_t>(st[2])});
+        }
+        for (nb::handle d : nb::borrow<nb::list>(p[6])) {
+          nb::tuple dy = nb::borrow<nb::tuple>(d);
+          t.dynamics.push_back({nb::cast<int>(dy[0]), nb::cast<int>(dy[1]),
+                                nb::cast<int64_t>(dy[2]),
+                                nb::cast<bool>(dy[3])});
+        }
+        t.align = nb::cast<uint64_t>(p[7]);
+      } else if (kind == "int") {
+        param.kind = ParamKind::Int;
+      } else if (kind == "float") {
+        param.kind = ParamKind::Float;
+      } else if (kind == "bool") {
+        param.kind = ParamKind::Bool;
+      } else if (kind == "constexpr") {
+        param.kind = ParamKind::Constexpr;
+        param.constant = nb::borrow(p[1]);
+      } else {
+        throw nb::value_error(("ArgumentPacker: unknown kind " + kind).c_str());
+      }
+      this->params.push_back(std::move(param));
+    }
+    for (nb::handle item : slots) {
+      nb::tuple s = nb::borrow<nb::tuple>(item);
+      std::string format = nb::cast<std::string>(s[1]);
+      uint32_t offset = nb::cast<uint32_t>(s[0]);
+      size_t bytes = format.size() == 1 ? slotBytes(format[0]) : 0;
+      int param = nb::cast<int>(s[2]);
+      if (bytes == 0 || offset + bytes > entry.blockSize() || param < 0 ||
+          size_t(param) >= this->params.size())
+        throw nb::value_error("ArgumentPacker: bad slot");
+      this->slots.push_back({offset, format[0], param, nb::cast<int>(s[3])});
+    }
+  }
+
+  bool current() const { return fly_runtime_launch_table() == table; }
+
+  /// See the header: true when the call ran.
+  bool call(nb::handle argsObject) {
+    PyObject *args = argsObject.ptr();
+    if (params.size() > kMaxParams || !PyTuple_Check(args) ||
+        size_t(PyTuple_GET_SIZE(args)) != params.size() ||
+        fly_runtime_launch_table() != table)
+      return false;
+    TensorView views[kMaxParams];
+    for (size_t i = 0; i < params.size(); ++i) {
+      PyObject *arg = PyTuple_GET_ITEM(args, i);
+      const Param &param = params[i];
+      switch (param.kind) {
+      case ParamKind::Tensor:
+        if (!(Py_TYPE(arg) == (PyTypeObject *)descriptorType.ptr()
+                  ? readDescriptor(arg, param.tensor, views[i])
+                  : readTensor(arg, param.tensor, views[i])))
+          return false;
+        break;
+      case ParamKind::Int:
+        if (!PyLong_Check(arg)) // bool is an int too, as in the Python path
+          return false;
+        break;
+      case ParamKind::Float:
+        if (PyBool_Check(arg) || !(PyFloat_Check(arg) || PyLong_Check(arg)))
+          return false;
+        break;
+      case ParamKind::Bool:
+        if (!PyBool_Check(arg))
+          return false;
+        break;
+      case ParamKind::Constexpr: {
+        if (Py_TYPE(arg) != Py_TYPE(param.constant.ptr()))
+          return false;
+        int equal = PyObject_RichCompareBool(arg, param.constant.ptr(), Py_EQ);
+        if (equal != 1) {
+          PyErr_Clear();
+          return false;
+        }
+        break;
+      }
+      }
+    }
+
+    uint64_t size = entry.blockSize();
+    alignas(16) unsigned char small[512];
+    std::vector<unsigned char> large;
+    unsigned char *block = small;
+    if (size > sizeof small) {
+      large.resize(size);
+      block = large.data();
+    }
+    std::memset(block, 0, size);
+    for (const Slot &slot : slots)
+      if (!writeSlot(block, slot, PyTuple_GET_ITEM(args, slot.param),
+                     views[slot.param]))
+        return false;
+
+    llvm::Error err = llvm::Error::success();
+    {
+      nb::gil_scoped_release release;
+      err = entry.call(block);
+    }
+    if (err)
+      raiseLaunchError(std::move(err));
+    return true;
+  }
+
+private:
+  static size_t slotBytes(char format) {
+    switch (format) {
+    case '?':
+    case 'b':
+      return 1;
+    case 'h':
+      return 2;
+    case 'i':
+    case 'f':
+      return 4;
+    case 'q':
+    case 'd':
+    case 'P':
+      return 8;
+    default:
+      return 0;
+    }
+  }
+
+  /// A numpy array (anything with the buffer protocol).
+  static bool readTensor(PyObject *arg, const TensorParam &t, TensorView &view) {
+    if (!PyObject_CheckBuffer(arg))
+      return false;
+    if (PyObject_GetBuffer(arg, &view.buffer, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    view.held = true;
+    const Py_buffer &b = view.buffer;
+    if (b.ndim != t.rank || b.itemsize != t.itemsize ||
+        !formatMatches(b.format, t.formats))
+      return false;
+    int64_t dims[2][kMaxRank];
+    for (int d = 0; d < t.rank; ++d) {
+      dims[0][d] = b.shape[d];
+      int64_t bytes = b.strides ? b.strides[d] : 0;
+      if (bytes % t.itemsize)
+        return false;
+      dims[1][d] = bytes / t.itemsize;
+    }
+    return checkLeaves(t, dims, reinterpret_cast<uintptr_t>(b.buf), view);
+  }
+
+  /// A flyc.from_dlpack descriptor: its element, shape, strides (in
+  /// elements) and address attributes.
+  static bool readDescriptor(PyObject *arg, const TensorParam &t,
+                             TensorView &view) {
+    nb::object element = nb::steal(PyObject_GetAttrString(arg, "element"));
+    nb::object shape = nb::steal(PyObject_GetAttrString(arg, "shape"));
+    nb::object strides = nb::steal(PyObject_GetAttrString(arg, "strides"));
+    nb::object address = nb::steal(PyObject_GetAttrString(arg, "address"));
+    if (!element || !shape || !strides || !address ||
+        !PyUnicode_Check(element.ptr()) || !PyTuple_Check(shape.ptr()) ||
+        !PyTuple_Check(strides.ptr()) || !PyLong_Check(address.ptr())) {
+      PyErr_Clear();
+      return false;
+    }
+    if (t.element != PyUnicode_AsUTF8(element.ptr()) ||
+        PyTuple_GET_SIZE(shape.ptr()) != t.rank ||
+        PyTuple_GET_SIZE(strides.ptr()) != t.rank)
+      return false;
+    int64_t dims[2][kMaxRank];
+    for (int k = 0; k < 2; ++k)
+      for (int d = 0; d < t.rank; ++d) {
+        PyObject *x = PyTuple_GET_ITEM(k == 0 ? shape.ptr() : strides.ptr(), d);
+        int overflow = 0;
+        dims[k][d] = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (overflow || PyErr_Occurred()) {
+          PyErr_Clear();
+          return false;
+        }
+      }
+    uintptr_t at = uintptr_t(PyLong_AsUnsignedLongLong(address.ptr()));
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    return checkLeaves(t, dims, at, view);
+  }
+
+  /// The compiled static leaves, divisibility, widths and alignment;
+  /// records the dynamic leaves and the address.
+  static bool checkLeaves(const TensorParam &t, const int64_t dims[2][kMaxRank],
+                          uintptr_t address, TensorView &view) {
+    for (const TensorParam::Static &s : t.statics)
+      if (dims[s.kind][s.index] != s.value)
+        return false;
+    size_t n = 0;
+    for (const TensorParam::Dynamic &d : t.dynamics) {
+      int64_t x = dims[d.kind][d.index];
+      if ((d.divisibility > 1 && x % d.divisibility) ||
+          (!d.wide && (x < INT32_MIN || x > INT32_MAX)))
+        return false;
+      view.leaves[n++] = x;
+    }
+    view.address = address;
+    return view.address % t.align == 0;
+  }
+
+  static bool writeSlot(unsigned char *block, const Slot &slot, PyObject *arg,
+                        const TensorView &view) {
+    unsigned char *at = block + slot.offset;
+    auto put = [&](auto value) { std::memcpy(at, &value, sizeof value); };
+    if (slot.format == 'P') {
+      put(uint64_t(view.address));
+      return true;
+    }
+    if (slot.leaf >= 0) { // a tensor leaf, range-checked by readTensor
+      if (slot.format == 'i')
+        put(int32_t(view.leaves[slot.leaf]));
+      else
+        put(int64_t(view.leaves[slot.leaf]));
+      return true;
+    }
+    if (slot.format == 'f' || slot.format == 'd') {
+      double value = PyFloat_AsDouble(arg); // ints convert, as float(x) does
+      if (value == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      if (slot.format == 'f')
+        put(float(value));
+      else
+        put(value);
+      return true;
+    }
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (overflow || (value == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    // Python's struct range for each format, or the Python path's error.
+    switch (slot.format) {
+    case '?':
+      put(uint8_t(value != 0));
+      return true;
+    case 'b':
+      if (value < INT8_MIN || value > INT8_MAX)
+        return false;
+      put(int8_t(value));
+      return true;
+    case 'h':
+      if (value < INT16_MIN || value > INT16_MAX)
+        return false;
+      put(int16_t(value));
+      return true;
+    case 'i':
+      if (value < INT32_MIN || value > INT32_MAX)
+        return false;
+      put(int32_t(value));
+      return true;
+    case 'q':
+      put(int64_t(value));
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  nb::object entryObject; // keeps the host entry alive
+  fly::HostEntry &entry;
+  const FlyLaunchTable *table;
+  nb::object descriptorType; // flyc's TensorDescriptor class
+  std::vector<Param> params;
+  std::vector<Slot> slots;
+};
+
+/// What the argument specs of a @flyc.jit call depend on, for positional
+/// arguments that are numpy arrays or Python numbers: per array
+/// its Python type, format, item size, rank, strides and address modulo 16;
+/// per number its type. As bytes (hashable, compared exactly); None when an
+/// argument is of another kind (the front end then keys it in Python).
+nb::object jitKey(nb::handle argsObject) {
+  PyObject *args = argsObject.ptr();
+  if (!PyTuple_Check(args))
+    return nb::none();
+  std::string key;
+  auto add = [&](const void *data, size_t size) {
+    key.append(static_cast<const char *>(data), size);
+  };
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+    PyObject *arg = PyTuple_GET_ITEM(args, i);
+    PyTypeObject *type = Py_TYPE(arg);
+    if (PyBool_Check(arg) || PyLong_CheckExact(arg) || PyFloat_CheckExact(arg)) {
+      key += 'n';
+      add(&type, sizeof type);
+      continue;
+    }
+    // numpy arrays only: what other buffers (numpy scalars, bytes) stand
+    // for is the front end's to decide.
+    if (std::strcmp(type->tp_name, "numpy.ndarray") != 0)
+      return nb::none();
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return nb::none();
+    }
+    key += 'b';
+    add(&type, sizeof type);
+    key += view.format ? view.format : "B";
+    key += '\0';
+    int64_t header[2] = {int64_t(view.itemsize), int64_t(view.ndim)};
+    add(header, sizeof header);
+    for (int d = 0; d < view.ndim; ++d) {
+      int64_t stride = view.strides ? int64_t(view.strides[d]) : 0;
+      add(&stride, sizeof stride);
+    }
+    key += char(reinterpret_cast<uintptr_t>(view.buf) & 15);
+    PyBuffer_Release(&view);
+  }
+  return nb::bytes(key.data(), key.size());
+}
+
+} // namespace
+
+void registerArgumentPacker(nb::module_ &m) {
+  m.def("jit_key", &jitKey, "args"_a,
+        "The dispatch key of a @flyc.jit call's positional arguments "
+        "(buffers and Python numbers), or None");
+  nb::class_<ArgumentPacker>(m, "ArgumentPacker")
+      .def(nb::init<nb::object, nb::list, nb::list, nb::object>(), "entry"_a,
+           "params"_a, "slots"_a, "descriptor_type"_a,
+           "The native warm-call path of a host entry (see "
+           "bindings/ArgumentPacker.cpp for `params` and `slots`)")
+      .def_prop_ro("current", &ArgumentPacker::current,
+                   "Whether the launch table it was made with is still the "
+                   "installed one (else every call returns False)")
+      .def("call", &ArgumentPacker::call, "args"_a,
+           "Checks and packs the positional `args` and calls the host "
+           "entry: True; False when the call needs the Python path (nothing "
+           "was done)");
+}

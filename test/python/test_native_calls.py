@@ -1,0 +1,184 @@
+"""The native warm-call path (frontend/python/bindings/ArgumentPacker.cpp).
+
+After a compiled function's first call, positional calls with numpy arrays,
+flyc.from_dlpack descriptors and Python numbers are checked and packed in
+C++; anything else, or anything that does not match what the function was
+compiled for, goes through the Python path. These tests run the kernels on
+the recording launch table of test_host_entry.py and compare, byte for
+byte, the kernel parameters the native path launches with those of the
+Python path, and check that every mismatch still gets the Python path's
+error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+from flydsl import _fly
+from flydsl.compiler import ArgumentError
+
+from test_host_entry import LaunchDouble, REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def double():
+    """Reset once: a reset forgets the modules that host entries still hold.
+    The parameter sizes are scale_kernel's (A: ptr + {extent}, B: the
+    same, alpha, n, flag)."""
+    d = LaunchDouble(REPO_ROOT / "build" / "lib" / "libfly-launch-double.so")
+    d.reset([8, 4, 8, 4, 4, 4, 1])
+    return d
+
+
+@pytest.fixture
+def recording(double, monkeypatch):
+    monkeypatch.setenv("ARCH", "gfx942")
+    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
+    monkeypatch.delenv("COMPILE_ONLY", raising=False)
+    flyc.Environment.reload()
+    _fly.set_launch_table(double.table)
+    yield double
+    _fly.set_launch_table(0)
+    monkeypatch.undo()
+    flyc.Environment.reload()
+
+
+@flyc.kernel
+def scale_kernel(A: fx.Tensor, B: fx.Tensor, alpha: fx.Float32, n: fx.Int32, flag: fx.Boolean):
+    i = fx.block_idx.x * 64 + fx.thread_idx.x
+    if flag and i < n:
+        B[i] = A[i] * alpha
+
+
+@flyc.jit
+def scale(A, B, alpha, n, flag):
+    scale_kernel(A, B, alpha, n, flag).launch(grid=((n + 63) // 64, 1, 1), block=(64, 1, 1))
+
+
+@flyc.jit
+def scale_const(A, B, alpha, n: fx.Constexpr[int]):
+    scale_kernel(A, B, alpha, n, True).launch(grid=((n + 63) // 64, 1, 1), block=(64, 1, 1))
+
+
+def launches(double, count):
+    """The kernel parameter bytes of the last `count` launches."""
+    total = double.counts()["launches"]
+    return [double.launch(i)["params"] for i in range(total - count, total)]
+
+
+def arrays(n=300, dtype=np.float32):
+    return np.arange(n, dtype=dtype), np.zeros(n, dtype)
+
+
+def test_jit_and_compiled_calls_go_native_and_launch_the_same(recording):
+    a, b = arrays()
+    compiled = flyc.compile(scale, a, b, 2.0, 300, True)
+    compiled(a, b, 2.0, 300, True)  # the Python path, then the packer is made
+    assert isinstance(compiled._native, _fly.ArgumentPacker)
+    compiled(a, b, 2.0, 300, True)  # native
+    first, second = launches(recording, 2)
+    assert first == second
+    # Values change what is packed, natively too: a scalar and another array.
+    c, d = arrays()
+    compiled(c, d, 3, 299, True)  # an int for the f32 parameter converts, as in Python
+    packer, compiled._native = compiled._native, False  # the Python path, for the reference
+    compiled(c, d, 3, 299, True)
+    compiled._native = packer  # (flyc.compile hands out this same object again)
+    native, python = launches(recording, 2)
+    assert native == python and native != first
+    # The jit function's warm path lands in the same packer.
+    scale(a, b, 2.0, 300, True)
+    scale(a, b, 2.0, 300, True)
+    jit_compiled = next(iter(scale._fast.values()))
+    assert isinstance(jit_compiled._native, _fly.ArgumentPacker)
+    assert launches(recording, 1) == [first]
+
+
+def test_descriptors_go_native(recording):
+    a, b = arrays(256)
+    da = flyc.from_dlpack(a).mark_layout_dynamic(divisibility=4)
+    db = flyc.from_dlpack(b).mark_layout_dynamic(divisibility=4)
+    compiled = flyc.compile(scale, da, db, 1.5, 256, False)
+    compiled(da, db, 1.5, 256, False)
+    compiled(da, db, 1.5, 256, False)
+    compiled(a, b, 1.5, 256, False)  # raw arrays of the same layout: the same block
+    x, y, z = launches(recording, 3)
+    assert x == y == z
+    assert isinstance(compiled._native, _fly.ArgumentPacker)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda a, b: (a.astype(np.float64), b, 2.0, 300, True), "compiled for float32 tensors"),
+    (lambda a, b: (a.reshape(3, 100), b, 2.0, 300, True), "rank"),
+    (lambda a, b: (a, b, "two", 300, True), "f32 scalar"),
+    (lambda a, b: (a, b, 2.0, 2**40, True), "do not fit its argument block"),
+    (lambda a, b: (a[1:], b, 2.0, 299, True), "aligned to"),
+])
+def test_mismatches_fall_back_to_the_python_error(recording, bad, message):
+    a, b = arrays()
+    compiled = flyc.compile(scale, a, b, 2.0, 300, True)
+    compiled(a, b, 2.0, 300, True)
+    assert isinstance(compiled._native, _fly.ArgumentPacker)
+    before = recording.counts()["launches"]
+    with pytest.raises(ArgumentError, match=message):
+        compiled(*bad(a, b))
+    assert recording.counts()["launches"] == before  # nothing launched
+    compiled(a, b, 2.0, 300, True)  # and the packer still works
+    assert recording.counts()["launches"] == before + 1
+
+
+def test_constexpr_values_are_part_of_the_dispatch(recording):
+    a, b = arrays(256)
+    scale_const(a, b, 2.0, 256)
+    scale_const(a, b, 2.0, 256)
+    scale_const(a, b, 2.0, 128)  # another value: another compiled function
+    assert len(scale_const._compiled) == 2
+    total = recording.counts()["launches"]
+    grids = [recording.launch(i)["grid"] for i in range(total - 3, total)]
+    assert grids == [(4, 1, 1), (4, 1, 1), (2, 1, 1)]
+    counts = recording.counts()["launches"]
+    compiled = flyc.compile(scale_const, a, b, 2.0, 256)
+    compiled(a, b, 2.0, 256)
+    compiled(a, b, 2.0, 256)
+    with pytest.raises(ArgumentError, match="Constexpr compiled as 256, got 128"):
+        compiled(a, b, 2.0, 128)
+    assert recording.counts()["launches"] == counts + 2
+
+
+def test_other_arguments_take_the_python_path(recording):
+    torch = pytest.importorskip("torch")
+    a, b = arrays()
+    compiled = flyc.compile(scale, a, b, 2.0, 300, True)
+    compiled(a, b, 2.0, 300, True)
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    compiled(ta, tb, 2.0, 300, True)  # torch: Python path, same memory, same block
+    compiled(a, b, alpha=2.0, n=300, flag=True)  # keywords: Python path
+    x, y, z = launches(recording, 3)
+    assert x == y == z
+
+
+def test_a_new_runtime_rebuilds_the_packer(recording, double):
+    a, b = arrays()
+    compiled = flyc.compile(scale, a, b, 2.0, 300, True)
+    compiled(a, b, 2.0, 300, True)
+    old = compiled._native
+    assert old.current
+    _fly.set_launch_table(0)
+    _fly.set_launch_table(double.table)  # the same table: still current
+    assert old.current
+    _fly.install_emu_runtime()
+    assert not old.current
+    _fly.set_launch_table(double.table)
+    compiled(a, b, 2.0, 300, True)
+    assert compiled._native is old  # current again
+    _fly.install_emu_runtime()
+    b[:] = 0
+    compiled(a, b, 2.0, 300, True)  # runs on the emulator, through the Python path
+    np.testing.assert_array_equal(b, a * 2.0)
+    assert compiled._native is not old and compiled._native.current
+    b[:] = 0
+    compiled(a, b, 2.0, 300, True)  # natively, on the emulator
+    np.testing.assert_array_equal(b, a * 2.0)
