@@ -101,6 +101,11 @@ std::string normalise(const FlyEmuLaunchConfig &in, FlyEmuLaunchConfig &c) {
       return "block " + dims(c.block) + " has an empty dimension";
     if (c.grid[d] == 0)
       return "grid " + dims(c.grid) + " has an empty dimension";
+    // The dispatch packet's grid size is in work-items, 32 bits (as HIP's).
+    if (uint64_t(c.grid[d]) * c.block[d] > UINT32_MAX)
+      return "grid " + dims(c.grid) + " of blocks " + dims(c.block) +
+             " has more than 2^32 - 1 work-items in dimension " +
+             std::string(1, "xyz"[d]);
   }
   uint64_t items = uint64_t(c.block[0]) * c.block[1] * c.block[2];
   if (items > FLY_EMU_MAX_WORKGROUP_SIZE)

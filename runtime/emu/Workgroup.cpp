@@ -31,7 +31,8 @@ static_assert(offsetof(FlyEmuContext, wave_id) == 56, "ABI");
 static_assert(offsetof(FlyEmuContext, wave_size) == 60, "ABI");
 static_assert(offsetof(FlyEmuContext, lds) == 64, "ABI");
 static_assert(offsetof(FlyEmuContext, runtime) == 72, "ABI");
-static_assert(sizeof(FlyEmuContext) == 80, "ABI");
+static_assert(offsetof(FlyEmuContext, dispatch_packet) == 80, "ABI");
+static_assert(sizeof(FlyEmuContext) == 88, "ABI");
 
 void LaunchState::fail(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -118,7 +119,8 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
   const bool sameGeometry =
       geometryValid && std::memcmp(geometry.block, c.block, sizeof c.block) == 0 &&
       std::memcmp(geometry.grid, c.grid, sizeof c.grid) == 0 &&
-      geometry.wave_size == waveSize && geometryLds == lds.get();
+      geometry.wave_size == waveSize && geometry.lds_bytes == c.lds_bytes &&
+      geometryLds == lds.get();
   if (!sameGeometry)
     layOutContexts(c);
   for (uint32_t flat = 0; flat < n; ++flat) {
@@ -137,6 +139,15 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
 }
 
 void WorkgroupRunner::layOutContexts(const FlyEmuLaunchConfig &c) {
+  // The dispatch packet (Emu.h): the fields kernels read.
+  std::memset(dispatchPacket, 0, sizeof dispatchPacket);
+  for (int d = 0; d < 3; ++d) {
+    uint16_t block = uint16_t(c.block[d]);
+    uint32_t items = c.grid[d] * c.block[d];
+    std::memcpy(dispatchPacket + 4 + 2 * d, &block, sizeof block);
+    std::memcpy(dispatchPacket + 12 + 4 * d, &items, sizeof items);
+  }
+  std::memcpy(dispatchPacket + 28, &c.lds_bytes, sizeof c.lds_bytes);
   // Ids without divisions: x fastest, then y, then z.
   const uint32_t waveSize = c.wave_size;
   uint32_t flat = 0;
@@ -158,6 +169,7 @@ void WorkgroupRunner::layOutContexts(const FlyEmuLaunchConfig &c) {
         ctx.wave_size = waveSize;
         ctx.lds = lds.get();
         ctx.runtime = &f;
+        ctx.dispatch_packet = dispatchPacket;
         f.runner = this;
       }
   geometry = c;

@@ -150,6 +150,8 @@ private:
     bool stackOverflow = false;    // the address is in a guard zone
   } fault;
   bool altStackReady = false;
+  // The contexts' dispatch_packet (Emu.h), written by layOutContexts.
+  alignas(64) unsigned char dispatchPacket[64] = {};
   struct FreeDeleter {
     void operator()(void *p) const;
   };

@@ -14,6 +14,7 @@
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/SymbolTable.h"
@@ -685,11 +686,79 @@ LogicalResult declareDynShared(Operation *root) {
   return success();
 }
 
+/// gpu.block_dim and gpu.grid_dim of kernels, read from the HSA kernel
+/// dispatch packet (llvm.amdgcn.dispatch.ptr): workgroup_size_{x,y,z} are
+/// u16 at bytes 4, 6, 8; grid_size_{x,y,z}, in work-items, u32 at 12, 16,
+/// 20; the grid in workgroups rounds up. convert-gpu-to-rocdl would leave
+/// rocdl.workgroup.dim / rocdl.grid.dim, which the ROCDL translation turns
+/// into calls of the device library (__ockl_get_local_size,
+/// __ockl_get_num_groups), and code objects are linked without it. A
+/// block_dim of a kernel with known_block_size is that constant.
+void lowerLaunchDims(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::BlockDimOp, gpu::GridDimOp>(op) &&
+        op->getParentOfType<gpu::GPUModuleOp>())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type indexType = b.getIndexType();
+    bool block = isa<gpu::BlockDimOp>(op);
+    auto dim = unsigned(block ? cast<gpu::BlockDimOp>(op).getDimension()
+                              : cast<gpu::GridDimOp>(op).getDimension());
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (block && func)
+      if (std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize()) {
+        Value size = arith::ConstantIndexOp::create(b, loc, (*known)[dim]);
+        op->getResult(0).replaceAllUsesWith(size);
+        op->erase();
+        continue;
+      }
+    auto constantPtr = LLVM::LLVMPointerType::get(b.getContext(), 4);
+    Value packet = LLVM::CallIntrinsicOp::create(
+                       b, loc, constantPtr,
+                       b.getStringAttr("llvm.amdgcn.dispatch.ptr"), ValueRange{})
+                       .getResult(0);
+    auto field = [&](int32_t offset, Type type) -> Value {
+      Value at = LLVM::GEPOp::create(b, loc, constantPtr, b.getI8Type(), packet,
+                                     ArrayRef<LLVM::GEPArg>{offset},
+                                     LLVM::GEPNoWrapFlags::inbounds);
+      Value value = LLVM::LoadOp::create(b, loc, type, at,
+                                         type.getIntOrFloatBitWidth() / 8,
+                                         /*isVolatile=*/false,
+                                         /*isNonTemporal=*/false,
+                                         /*isInvariant=*/true);
+      return type.isInteger(32) ? value
+                                : LLVM::ZExtOp::create(b, loc, b.getI32Type(),
+                                                       value);
+    };
+    Value size = field(4 + 2 * dim, b.getI16Type());
+    Value result = size;
+    if (!block) { // ceil(work-items / workgroup size)
+      Value items = field(12 + 4 * dim, b.getI32Type());
+      Value whole = LLVM::UDivOp::create(b, loc, items, size);
+      Value rest = LLVM::URemOp::create(b, loc, items, size);
+      Value zero = LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                            b.getI32IntegerAttr(0));
+      Value partial = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                           rest, zero);
+      result = LLVM::AddOp::create(
+          b, loc, whole, LLVM::ZExtOp::create(b, loc, b.getI32Type(), partial));
+    }
+    op->getResult(0).replaceAllUsesWith(
+        arith::IndexCastUIOp::create(b, loc, indexType, result).getResult());
+    op->erase();
+  }
+}
+
 void ConvertFlyToROCDL::runOnOperation() {
   Operation *root = getOperation();
   MLIRContext *ctx = &getContext();
   if (failed(checkLeftovers(root)) || failed(declareDynShared(root)))
     return signalPassFailure();
+  lowerLaunchDims(root);
 
   FlyTypeConverter converter;
   ConversionTarget target(*ctx);

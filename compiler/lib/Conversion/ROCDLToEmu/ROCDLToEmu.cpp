@@ -38,6 +38,8 @@ namespace {
 /// FlyEmuContext byte offsets (runtime/include/fly/runtime/Emu.h).
 constexpr int32_t kCtxLaneIdOffset = 52;
 constexpr int32_t kCtxLdsOffset = 64;
+constexpr int32_t kCtxDispatchPacketOffset = 80;
+constexpr StringLiteral kDispatchPtr = "llvm.amdgcn.dispatch.ptr";
 constexpr unsigned kSharedAddressSpace = 3;
 
 constexpr StringLiteral kKernelAttr = "rocdl.kernel";
@@ -448,6 +450,12 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       return;
     }
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      if (intr.getIntrin() == kDispatchPtr) {
+        if (!inKernel)
+          fail(op) << "outside a kernel needs the emulator context, which "
+                      "convert-rocdl-to-emu only threads into kernels yet";
+        return;
+      }
       if (intr.getIntrin().starts_with("llvm.amdgcn.") &&
           !isEmulatedIntrinsic(intr))
         fail(op) << "calls the AMDGPU intrinsic " << intr.getIntrin()
@@ -870,7 +878,9 @@ void ConvertROCDLToEmu::rewriteKernel(
   // The ROCDL ops and LDS addresses of the body.
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) {
-    if (isRocdlOp(op) || isa<LLVM::AddressOfOp>(op))
+    auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op);
+    if (isRocdlOp(op) || isa<LLVM::AddressOfOp>(op) ||
+        (intr && intr.getIntrin() == kDispatchPtr))
       ops.push_back(op);
   });
   auto barrierType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
@@ -881,6 +891,12 @@ void ConvertROCDLToEmu::rewriteKernel(
   BodyLowering lowering(kernel, ctx, declare, chip);
   for (Operation *op : ops) {
     OpBuilder b(op);
+    if (isa<LLVM::CallIntrinsicOp>(op)) { // llvm.amdgcn.dispatch.ptr
+      op->getResult(0).replaceAllUsesWith(loadCtx(
+          b, op->getLoc(), ctx, kCtxDispatchPacketOffset, ptrType));
+      op->erase();
+      continue;
+    }
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       auto it = ldsOffsets.find(addr.getGlobalNameAttr().getAttr());
       if (it == ldsOffsets.end())

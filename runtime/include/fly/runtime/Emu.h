@@ -87,9 +87,18 @@ extern "C" {
 
 /* The per-work-item context. Generated code reads the id fields with plain
  * loads: the byte offsets below are part of the ABI (checked by
- * static_asserts in the runtime), as is the 80-byte size on LP64. The
- * trailing `runtime` pointer is private to the runtime. The context lives
- * as long as its work-item; it is not shared between work-items. */
+ * static_asserts in the runtime), as is the 88-byte size on LP64. The
+ * `runtime` pointer is private to the runtime. The context lives as long
+ * as its work-item; it is not shared between work-items.
+ *
+ * `dispatch_packet` is what llvm.amdgcn.dispatch.ptr gives a kernel: the
+ * 64 bytes of an HSA kernel dispatch packet (hsa_kernel_dispatch_packet_t)
+ * with the fields a kernel reads filled in -- workgroup_size_{x,y,z} (u16
+ * at 4, 6, 8), grid_size_{x,y,z} in work-items (u32 at 12, 16, 20: the
+ * grid in workgroups times the block) and group_segment_size (u32 at 28:
+ * the launch's LDS bytes); the rest is zero. The compiler reads the block
+ * and grid dimensions from it (the device library's way, without the
+ * device library). */
 typedef struct FlyEmuContext {
   uint32_t work_item_id[3];   /*  0: workitem.id.{x,y,z}                   */
   uint32_t workgroup_id[3];   /* 12: workgroup.id.{x,y,z}                  */
@@ -101,6 +110,7 @@ typedef struct FlyEmuContext {
   uint32_t wave_size;         /* 60: 32 or 64                              */
   void *lds;                  /* 64: this workgroup's LDS (addrspace 3)    */
   void *runtime;              /* 72: private                               */
+  const void *dispatch_packet; /* 80: see above                           */
 } FlyEmuContext;
 
 /* A kernel as the compiler-side pass emits it. */

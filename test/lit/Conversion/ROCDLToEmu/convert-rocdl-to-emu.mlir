@@ -368,3 +368,24 @@ gpu.module @matrix [#rocdl.target<chip = "gfx950">] {
     llvm.return
   }
 }
+
+// -----
+
+// The dispatch packet: the pointer at context offset 80.
+
+// CHECK-LABEL: gpu.module @dispatch
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr)
+// CHECK: %[[AT:.*]] = llvm.getelementptr inbounds %[[CTX]][80]
+// CHECK: %[[P:.*]] = llvm.load %[[AT]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[F:.*]] = llvm.getelementptr inbounds %[[P]][4]
+// CHECK: llvm.load %[[F]] {{.*}}: !llvm.ptr -> i16
+// CHECK-NOT: call_intrinsic
+gpu.module @dispatch {
+  llvm.func @k(%out: !llvm.ptr<1>) attributes {rocdl.kernel} {
+    %p = llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"() : () -> !llvm.ptr<4>
+    %f = llvm.getelementptr inbounds %p[4] : (!llvm.ptr<4>) -> !llvm.ptr<4>, i8
+    %x = llvm.load %f invariant {alignment = 2 : i64} : !llvm.ptr<4> -> i16
+    llvm.store %x, %out : i16, !llvm.ptr<1>
+    llvm.return
+  }
+}

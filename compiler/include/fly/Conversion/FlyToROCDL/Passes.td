@@ -74,6 +74,15 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
       registers or shared memory) loads one element each of a, b and c,
       computes as above and stores d.
 
+    Launch dimensions. In gpu.modules, `gpu.block_dim` and `gpu.grid_dim`
+    are read from the HSA kernel dispatch packet
+    (`llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"`, invariant loads):
+    workgroup_size_{x,y,z} (u16 at bytes 4, 6, 8) and, for the grid,
+    ceil(grid_size / workgroup_size) with grid_size_{x,y,z} the work-items
+    (u32 at 12, 16, 20). convert-gpu-to-rocdl would make them calls of the
+    ROCm device library, which code objects are linked without. In a
+    kernel with `known_block_size`, `gpu.block_dim` is that constant.
+
     Structured control flow carrying pointers (scf.for iter_args, scf.if
     results) is converted with them. The construction ops that only fed
     these (`fly.static`, `fly.make_int_tuple`, `fly.make_layout`, the atom

@@ -37,6 +37,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         12/16/20; `rocdl.workgroup.dim.*` (gpu.block_dim): 24/28/32;
         `rocdl.grid.dim.*` (gpu.grid_dim, in workgroups): 36/40/44;
         `rocdl.wavefrontsize`: 60. A wider integer result is zero-extended.
+      - `llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"`: the pointer at
+        80, the runtime's HSA dispatch packet (block and grid sizes, Emu.h).
       - `rocdl.barrier`, `rocdl.s.barrier` and `rocdl.s.barrier.wait -1`
         become `llvm.call @fly_emu_barrier(%ctx)`; `rocdl.s.barrier.signal -1`
         is erased: a split barrier is one emulator barrier at its wait,
