@@ -170,3 +170,37 @@ def test_two_processes_compiling_at_once_leave_one_entry(cache_env):
         assert p.returncode == 0, err
     assert outputs[0][0] == outputs[1][0]
     assert [p.suffix for p in _entries(cache_env)] == [".flyc"]
+
+
+KEY_SCRIPT = """
+import sys
+sys.path.insert(0, {package!r})
+from flydsl.compiler.cache_key import _describe_code
+
+def f(x):
+    if x in {{"a", "b", "c", "d", "e"}}:  # a frozenset constant
+        return x + {value!r}
+    return (lambda y: y * 2)(x)  # a nested code object
+
+print(_describe_code(f.__code__))
+"""
+
+
+def _code_key(tmp_path, name, value, seed):
+    path = tmp_path / name
+    path.write_text(KEY_SCRIPT.format(package=str(REPO_ROOT / "frontend" / "python"), value=value))
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONHASHSEED=str(seed)))
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_code_keys_are_the_same_in_every_process(tmp_path):
+    """A function is keyed by its compiled code, not its source text: the
+    description must not change with the hash seed (set constants iterate
+    in seed order), and must change with the code."""
+    keys = {_code_key(tmp_path, "k.py", "!", seed) for seed in (0, 1, 2, 12345)}
+    assert len(keys) == 1
+    assert _code_key(tmp_path, "k.py", "?", 0) not in keys
+    # The file is part of the key (an artifact's locations are the function's).
+    assert _code_key(tmp_path, "other.py", "!", 0) not in keys

@@ -4,9 +4,10 @@ The C++ cache adds the toolchain identity (the compiler's sources and
 LLVM's version); Python supplies everything else, before tracing so that a
 hit skips tracing entirely:
 - the front end itself: a hash of the flydsl package's Python sources;
-- the source of the jit function and of everything it can reach: the
-  kernels, helpers and jit functions named by its code (globals, closure
-  cells, attributes of user modules), recursively. Functions are named by
+- the compiled code of the jit function and of everything it can reach
+  (bytecode, constants, names, file and line table: `_describe_code`):
+  the kernels, helpers and jit functions named by its code (globals,
+  closure cells, attributes of user modules), recursively. Functions are named by
   their qualified names only: the same code with the same captures in
   another module (or the same file imported again) is the same entry;
 - the values it reads from globals and closures (numbers, strings, tuples of
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import inspect
 import os
 import sys
 import types
@@ -79,6 +79,36 @@ def _describe_value(value, depth=0) -> str:
     return f"{type(value).__name__}:{value!r}"
 
 
+def _describe_code(code: types.CodeType) -> str:
+    """What a function's compiled code is, exactly and the same in every
+    process of this Python: its bytecode, constants (nested code objects
+    described the same way, sets in sorted order: their iteration order
+    changes with the hash seed), names, argument layout, file and line
+    table (an artifact's locations must be the function's). Cheaper than
+    reading and tokenising its source, and blind to comments alone."""
+    digest = hashlib.sha256()
+    for part in (code.co_code, code.co_linetable, code.co_exceptiontable
+                 if hasattr(code, "co_exceptiontable") else b""):
+        digest.update(len(part).to_bytes(8, "little") + part)
+    header = (code.co_filename, code.co_name, code.co_firstlineno, code.co_argcount,
+              code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags,
+              code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    digest.update(repr(header).encode())
+    for const in code.co_consts:
+        digest.update(_describe_const(const).encode() + b"\0")
+    return digest.hexdigest()
+
+
+def _describe_const(const) -> str:
+    if isinstance(const, types.CodeType):
+        return "code:" + _describe_code(const)
+    if isinstance(const, (frozenset, set)):
+        return "frozenset(" + ",".join(sorted(_describe_const(c) for c in const)) + ")"
+    if isinstance(const, tuple):
+        return "tuple(" + ",".join(_describe_const(c) for c in const) + ")"
+    return f"{type(const).__name__}:{const!r}"
+
+
 class _Collector:
     def __init__(self):
         self.fields: list[tuple[str, str]] = []
@@ -93,11 +123,7 @@ class _Collector:
         code = fn.__code__
         if not _is_user_file(code.co_filename):
             return
-        try:
-            source = inspect.getsource(fn)
-        except (OSError, TypeError):
-            source = repr(code.co_code)
-        self.fields.append((f"source:{fn.__qualname__}", source))
+        self.fields.append((f"code:{fn.__qualname__}", _describe_code(code)))
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
             try:
                 self.value(f"closure:{fn.__qualname__}.{name}", cell.cell_contents)

@@ -16,6 +16,7 @@ import atexit
 import inspect
 import itertools
 import json
+import os
 import re
 import logging
 import struct
@@ -667,9 +668,15 @@ def target_runtime(env) -> str:
     if env.compile_only:
         return "hip"
     if not _hip_problem:
-        status = _fly.hip_runtime_status()
-        _hip_problem.append("" if status.get("device_count")
-                            else status.get("error") or "no HIP device")
+        if (sys.platform.startswith("linux") and not os.path.exists("/dev/kfd")
+                and not os.environ.get("FLYDSL_HIP_LIBRARY")):
+            # No AMD GPU driver: no device, without the ~15 ms of loading
+            # and initialising HIP to learn it.
+            _hip_problem.append("no HIP device (no /dev/kfd: no AMD GPU driver)")
+        else:
+            status = _fly.hip_runtime_status()
+            _hip_problem.append("" if status.get("device_count")
+                                else status.get("error") or "no HIP device")
     return "emu" if _hip_problem[0] else "hip"
 
 
