@@ -204,3 +204,49 @@ def test_code_keys_are_the_same_in_every_process(tmp_path):
     assert _code_key(tmp_path, "k.py", "?", 0) not in keys
     # The file is part of the key (an artifact's locations are the function's).
     assert _code_key(tmp_path, "other.py", "!", 0) not in keys
+
+
+HOST_OBJECT_SCRIPT = """
+import sys, time
+sys.path.insert(0, {examples!r})
+import numpy as np
+import vector_add as va
+import flydsl.compiler as flyc
+a = np.random.rand(40, 130).astype(np.float32); b = np.random.rand(40, 130).astype(np.float32)
+c = np.zeros_like(a)
+compiled = flyc.compile(va.vector_add, a, b, c)
+compiled(a, b, c)
+assert np.array_equal(c, a + b)
+print(compiled.from_cache)
+"""
+
+
+def test_host_objects_are_compiled_once_across_processes(tmp_path):
+    """The host entry's and the emulated kernels' native objects are kept in
+    the disk cache (fly/Cache/HostObject.h): a second process finds the
+    artifact and both objects, compiles nothing and stores nothing, and its
+    results are right."""
+    script = tmp_path / "run.py"
+    script.write_text(HOST_OBJECT_SCRIPT.format(examples=str(REPO_ROOT / "examples")))
+    cache = tmp_path / "cache"
+    env = dict(os.environ, FLYDSL_RUNTIME_CACHE_DIR=str(cache), FLYDSL_RUNTIME_KIND="emu",
+               ARCH="gfx942")
+    env.pop("COMPILE_ONLY", None)
+
+    def run():
+        out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr
+        # (name, inode, mtime): a store replaces an entry with a new file.
+        entries = sorted((str(p.relative_to(cache)), p.stat().st_ino, p.stat().st_mtime_ns)
+                         for p in cache.rglob("*") if p.is_file() and not p.name.endswith(".lock"))
+        return out.stdout.strip(), entries
+
+    first, entries = run()
+    assert first == "False"
+    assert len(entries) == 3  # the artifact, the host entry's object, the kernels' object
+    second, again = run()
+    assert second == "True" and again == entries
+    # Without the cache nothing is written and the call still works.
+    env["FLYDSL_RUNTIME_ENABLE_CACHE"] = "0"
+    third, still = run()
+    assert third == "False" and still == entries

@@ -1,11 +1,13 @@
 //===- HostEntry.h - A @flyc.jit body as native host code -------*- C++ -*-===//
 //
 // The host part of a compiled module (fly::Artifact::hostModule: LLVM
-// bitcode with the code objects embedded) compiled in process with LLVM ORC,
-// so that one native call runs the traced body: it computes the launch
-// parameters from the arguments and launches through the runtime's table
-// (fly/runtime/Launch.h). Needs LLVM only, no MLIR: a disk-cache hit builds
-// it from the cached bitcode.
+// bitcode with the code objects embedded) compiled for this host -- once:
+// the native object is kept in the disk cache (fly/Cache/HostObject.h) --
+// and linked in process with LLVM ORC, so that one native call runs the
+// traced body: it computes the launch parameters from the arguments and
+// launches through the runtime's table (fly/runtime/Launch.h). Needs LLVM
+// only, no MLIR: a disk-cache hit builds it from the cached bitcode, or
+// links the object a process compiled from that bitcode before.
 //
 // The ABI of a call. For every host function `F` with `fly.abi`, the
 // compiler emits `void __fly_entry_F(const void *block)` (hostEntrySymbol)
@@ -59,10 +61,12 @@ llvm::Error setHostTarget(llvm::Module &module);
 
 class HostEntry {
 public:
-  /// JIT-compiles `bitcode` for this host and resolves the entry of host
-  /// function `function` (not the entry symbol: its name as traced). Runs
-  /// the module's constructors (which register the embedded code objects;
-  /// nothing is loaded into a runtime before the first launch).
+  /// Compiles `bitcode` for this host (or finds its object in the disk
+  /// cache), links it and resolves the entry of host function `function`
+  /// (not the entry symbol: its name as traced). Runs the module's
+  /// constructors (which register the embedded code objects; nothing is
+  /// loaded into a runtime before the first launch); the destructor runs
+  /// its destructors.
   static llvm::Expected<std::unique_ptr<HostEntry>>
   create(llvm::StringRef bitcode, llvm::StringRef function);
 

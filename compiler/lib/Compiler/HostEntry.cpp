@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/HostEntry.h"
+#include "fly/Cache/HostObject.h"
 #include "fly/runtime/Launch.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -271,6 +272,7 @@ struct HostEntry::Impl {
   void (*entry)(const void *) = nullptr;
   uint64_t blockSize = 0;
   std::vector<std::unique_ptr<CodeObjectHandle>> codeObjects;
+  std::vector<void (*)()> destructors; // in the order to run them
 };
 
 void *shims::mgpuModuleLoad(void *data, size_t size) {
@@ -290,6 +292,39 @@ namespace {
 
 Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// The functions of `llvm.global_ctors` / `llvm.global_dtors` (`list`),
+/// made external as `<prefix>0`, `<prefix>1`, ... in priority order, and
+/// the list removed: the module's native object is linked as an object
+/// file, whose init arrays ORC's default platform does not run, so the
+/// entry calls them itself. Returns how many there are.
+unsigned exposeStructors(Module &module, StringRef list, StringRef prefix) {
+  GlobalVariable *global = module.getNamedGlobal(list);
+  if (!global)
+    return 0;
+  std::vector<std::pair<int64_t, Function *>> functions;
+  if (auto *array = dyn_cast_or_null<ConstantArray>(
+          global->hasInitializer() ? global->getInitializer() : nullptr))
+    for (Value *entry : array->operands()) {
+      auto *fields = dyn_cast<ConstantStruct>(entry);
+      if (!fields || fields->getNumOperands() < 2)
+        continue;
+      auto *priority = dyn_cast<ConstantInt>(fields->getOperand(0));
+      auto *function =
+          dyn_cast<Function>(fields->getOperand(1)->stripPointerCasts());
+      if (priority && function)
+        functions.push_back({priority->getSExtValue(), function});
+    }
+  std::stable_sort(functions.begin(), functions.end(),
+                   [](auto &a, auto &b) { return a.first < b.first; });
+  global->eraseFromParent();
+  for (auto [index, item] : llvm::enumerate(functions)) {
+    item.second->setLinkage(GlobalValue::ExternalLinkage);
+    item.second->setVisibility(GlobalValue::DefaultVisibility);
+    item.second->setName(prefix + Twine(index));
+  }
+  return functions.size();
 }
 
 /// The mgpu* symbols the shims implement, by name.
@@ -316,8 +351,8 @@ orc::SymbolMap shimSymbols(orc::LLJIT &jit) {
 HostEntry::HostEntry(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 
 HostEntry::~HostEntry() {
-  if (impl->jit)
-    consumeError(impl->jit->deinitialize(impl->jit->getMainJITDylib()));
+  for (void (*destructor)() : impl->destructors)
+    destructor();
   // Whatever the destructors did not unload.
   for (auto &object : impl->codeObjects)
     shims::mgpuModuleUnload(object.get());
@@ -342,18 +377,9 @@ Expected<std::unique_ptr<HostEntry>> HostEntry::create(StringRef bitcode,
   if (!(*module)->getFunction(entryName) || !blockSize)
     return makeError("the host module has no host function '" + function + "'");
   auto impl = std::make_unique<Impl>();
-  // Read now: the JIT owns (and frees) the module once it is added.
   impl->blockSize = blockSize->getZExtValue();
 
-  Expected<orc::JITTargetMachineBuilder> host =
-      orc::JITTargetMachineBuilder::detectHost();
-  if (!host)
-    return host.takeError();
-  // The host code is a few integer ops and calls: instruction selection
-  // without optimization compiles it fastest.
-  host->setCodeGenOptLevel(CodeGenOptLevel::None);
-  Expected<std::unique_ptr<orc::LLJIT>> jit =
-      orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*host)).create();
+  Expected<std::unique_ptr<orc::LLJIT>> jit = orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
   orc::JITDylib &main = (*jit)->getMainJITDylib();
@@ -369,20 +395,48 @@ Expected<std::unique_ptr<HostEntry>> HostEntry::create(StringRef bitcode,
   }
   if (Error err = main.define(orc::absoluteSymbols(std::move(symbols))))
     return std::move(err);
-  if (Error err = (*jit)->addIRModule(
-          orc::ThreadSafeModule(std::move(*module), std::move(context))))
+  unsigned numConstructors =
+      exposeStructors(**module, "llvm.global_ctors", "__fly_constructor_");
+  unsigned numDestructors =
+      exposeStructors(**module, "llvm.global_dtors", "__fly_destructor_");
+  // The host code is a few integer ops and calls: instruction selection
+  // without optimization compiles it fastest; and a process that had the
+  // same host module before links its object from the disk cache.
+  Expected<std::unique_ptr<MemoryBuffer>> object =
+      cache::hostObject(**module, bitcode, "host-entry", CodeGenOptLevel::None);
+  if (!object)
+    return object.takeError();
+  if (Error err = (*jit)->addObjectFile(std::move(*object)))
     return std::move(err);
 
   impl->jit = std::move(*jit);
-  Expected<orc::ExecutorAddr> entry = impl->jit->lookup(entryName);
+  auto lookup = [&](StringRef name) -> Expected<void *> {
+    Expected<orc::ExecutorAddr> address = impl->jit->lookup(name);
+    if (!address)
+      return address.takeError();
+    return address->toPtr<void *>();
+  };
+  Expected<void *> entry = lookup(entryName);
   if (!entry)
     return entry.takeError();
-  impl->entry = entry->toPtr<void (*)(const void *)>();
+  impl->entry = reinterpret_cast<void (*)(const void *)>(*entry);
+  std::vector<void (*)()> constructors;
+  for (unsigned i = 0; i < numConstructors; ++i) {
+    Expected<void *> f = lookup(("__fly_constructor_" + Twine(i)).str());
+    if (!f)
+      return f.takeError();
+    constructors.push_back(reinterpret_cast<void (*)()>(*f));
+  }
+  for (unsigned i = numDestructors; i-- > 0;) {
+    Expected<void *> f = lookup(("__fly_destructor_" + Twine(i)).str());
+    if (!f)
+      return f.takeError();
+    impl->destructors.push_back(reinterpret_cast<void (*)()>(*f));
+  }
   initializing = impl.get();
-  Error initialized = impl->jit->initialize(main);
+  for (void (*constructor)() : constructors)
+    constructor();
   initializing = nullptr;
-  if (initialized)
-    return std::move(initialized);
   return std::unique_ptr<HostEntry>(new HostEntry(std::move(impl)));
 }
 
