@@ -10,7 +10,9 @@ For each reference kernel (examples/*.py) on one chip:
   the host entry to the launch entry; the runtime is the recording launch
   table of the tests (build/lib/libfly-launch-double.so, no GPU), so this is
   FlyDSL's own dispatch cost;
-- warm compiled: the same through the object `flyc.compile` returned.
+- warm compiled: the same through the object `flyc.compile` returned;
+- RSS: the peak resident memory a cold compile adds in a fresh process
+  (importing flydsl included) over the interpreter with numpy.
 
     python3 bench/frontend/bench_frontend.py [--chip gfx942] [--repeat 5]
 """
@@ -100,6 +102,33 @@ def disk_hit_ms(name, cache_dir):
     return call_ms, total
 
 
+def cold_rss_mb(name):
+    """Peak RSS a cold compile adds in a fresh process over the interpreter
+    and numpy (SPEC §12: <= 150 MB): import flydsl, trace, compile, no cache."""
+    script = (
+        "import importlib.util, sys\n"
+        "import numpy as np\n"
+        # VmHWM, not ru_maxrss: after fork + exec the latter may still hold
+        # the parent's peak (this benchmark's, hundreds of MB).
+        "def peak():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM:'):\n"
+        "            return int(line.split()[1]) / 1024\n"
+        "base = peak()\n"
+        f"sys.path.insert(0, {str(REPO / 'frontend' / 'python')!r})\n"
+        "import flydsl.compiler as flyc\n"
+        f"spec = importlib.util.spec_from_file_location('m', {str(REPO / 'examples' / (name + '.py'))!r})\n"
+        "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
+        + ARGS_CODE[name] +
+        f"flyc.compile(mod.{KERNELS[name][0]}, *ARGS)\n"
+        "print(peak() - base)\n")
+    env = dict(os.environ, FLYDSL_RUNTIME_ENABLE_CACHE="0")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(out.stderr)
+    return float(out.stdout)
+
+
 def warm_us(fn, args, n=2000):
     for _ in range(10):
         fn(*args)
@@ -126,9 +155,10 @@ def main():
 
     print(f"FlyDSL front end on {opts.chip} (COMPILE_ONLY): cold = trace + compile, ms "
           f"(first / median of {opts.repeat}); disk hit = new process, ms (compile call / "
-          "whole process); warm = µs per call up to the launch entry")
+          "whole process); warm = µs per call up to the launch entry; RSS = peak MB a cold "
+          "compile adds in a fresh process over python + numpy")
     header = f"{'kernel':<16}{'cold first':>12}{'cold median':>13}{'disk hit':>10}{'process':>10}" \
-             f"{'warm jit':>10}{'warm compiled':>15}"
+             f"{'warm jit':>10}{'warm compiled':>15}{'RSS MB':>8}"
     print(header)
     for name in KERNELS:
         first, median = cold_ms(name, opts.repeat)
@@ -137,6 +167,7 @@ def main():
         args = arguments(name, mod)
         flyc.compile(fn, *args)  # fills the disk cache
         hit_ms, process_ms = disk_hit_ms(name, cache_dir)
+        rss = cold_rss_mb(name)
         os.environ["COMPILE_ONLY"] = "0"
         flyc.Environment.reload()
         compiled = flyc.compile(fn, *args)
@@ -145,7 +176,7 @@ def main():
         os.environ["COMPILE_ONLY"] = "1"
         flyc.Environment.reload()
         print(f"{name:<16}{first:>12.1f}{median:>13.1f}{hit_ms:>10.2f}{process_ms:>10.0f}"
-              f"{jit_us:>10.1f}{compiled_us:>15.1f}")
+              f"{jit_us:>10.1f}{compiled_us:>15.1f}{rss:>8.0f}")
 
 
 if __name__ == "__main__":
