@@ -3,7 +3,9 @@
 from .arguments import TensorDescriptor, from_dlpack
 from .env import Environment
 from .errors import ArgumentError, CompileError, FlyDSLError, RewriteError, TraceError
-from .kernel import CompiledFunction, JitFunction, Kernel, compile, jit, kernel
+from .compiled import CompiledFunction
+from .jit import JitFunction, compile, jit
+from .kernel import Kernel, kernel
 
 __all__ = ["kernel", "jit", "compile", "from_dlpack", "TensorDescriptor", "CompiledFunction",
            "JitFunction", "Kernel", "Environment", "FlyDSLError", "RewriteError",

@@ -1,6 +1,6 @@
 """flydsl.expr (fx): the target-neutral API of traced code (SPEC §7)."""
 
-from ..compiler.kernel import Constexpr, Stream
+from ..compiler.signature import Constexpr, Stream
 from .algebra import (ComposedLayout, IntTuple, Layout, Swizzle, Tensor, Tile,
                       blocked_product, coalesce, complement, composition, coshape,
                       cosize, crd2idx, depth, elem_less, flat_divide, flat_product, get,

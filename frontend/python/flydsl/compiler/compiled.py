@@ -1,0 +1,395 @@
+"""What a compile gives: the code objects, the kernels' resources and the
+host module of a traced @flyc.jit signature, and calling it -- the packed
+argument block, checked against what it was compiled for, through the
+native packer (bindings/ArgumentPacker.cpp) or Python, into the host
+entry."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import re
+import struct
+import weakref
+
+from .. import _fly
+from . import arguments as args_mod
+from .env import Environment
+from .errors import ArgumentError, FlyDSLError, TraceError
+from .ir import user_location
+from .runtime import ensure_runtime
+from .signature import Stream, bind_arguments
+
+
+class CompiledFunction:
+    """The compiled module of one signature of a @flyc.jit function: the
+    kernels' code objects and the host entry that launches them."""
+
+    _MAGIC = b"FLYDSL-ARTIFACT-2\n"
+
+    def __init__(self, name, module_text, code_objects, kernels, host_module=b"",
+                 host_functions=(), arg_names=(), from_cache=False, emulator=False):
+        self.name = name
+        self.emulator = emulator  # compiled for the CPU emulator
+        self.module_text = module_text  # the traced module (stage 00)
+        self.code_objects = code_objects  # [(module, chip, bytes)]
+        self.kernels = kernels  # [dict]
+        self.host_module = host_module  # LLVM bitcode of the host side
+        self.host_functions = list(host_functions)  # [dict]
+        self.arg_names = list(arg_names)  # the host function's arguments
+        self.from_cache = from_cache  # loaded from the disk cache
+        self.signature = None  # the jit function's, set by JitFunction
+        # what it was compiled for, per parameter (name, kind, spec), set by
+        # JitFunction; calls are checked against it
+        self.specs = None
+        self._entry = None
+        self._packer = None
+        # The native warm-call path (_fly.ArgumentPacker), made after the
+        # first call; False when this function's arguments cannot take it.
+        self._native = None
+
+    def to_bytes(self) -> bytes:
+        """The disk-cache payload: a JSON header, then the code objects and
+        the host module."""
+        header = json.dumps({"name": self.name, "module_text": self.module_text,
+                             "kernels": self.kernels, "host_functions": self.host_functions,
+                             "arg_names": self.arg_names, "host_module": len(self.host_module),
+                             "emulator": self.emulator,
+                             "code_objects": [[m, c, len(e)] for m, c, e in self.code_objects]})
+        data = header.encode()
+        return (self._MAGIC + len(data).to_bytes(8, "little") + data
+                + b"".join(e for _, _, e in self.code_objects) + self.host_module)
+
+    @classmethod
+    def from_bytes(cls, payload: bytes) -> "CompiledFunction":
+        if not payload.startswith(cls._MAGIC):
+            raise FlyDSLError("a cache entry that is not a FlyDSL artifact")
+        at = len(cls._MAGIC)
+        size = int.from_bytes(payload[at:at + 8], "little")
+        header = json.loads(payload[at + 8:at + 8 + size])
+        at += 8 + size
+        objects = []
+        for module, chip, length in header["code_objects"]:
+            objects.append((module, chip, payload[at:at + length]))
+            at += length
+        host = payload[at:at + header["host_module"]]
+        return cls(header["name"], header["module_text"], objects, header["kernels"], host,
+                   header["host_functions"], header["arg_names"], from_cache=True,
+                   emulator=header.get("emulator", False))
+
+    @property
+    def resources(self):
+        """Per kernel: VGPRs, SGPRs, AGPRs, spills, LDS, scratch, wave size,
+        max workgroup size."""
+        return {k["name"]: k["resources"] for k in self.kernels}
+
+    def isa(self) -> str:
+        if self.emulator:
+            raise FlyDSLError(f"{self.name} is compiled for the CPU emulator: it has no ISA "
+                              "(compile for a chip: FLYDSL_RUNTIME_KIND=hip or COMPILE_ONLY=1)")
+        return "\n".join(_fly.disassemble(elf) for _, _, elf in self.code_objects)
+
+    def save(self, path: str) -> None:
+        """Writes the code object (one gpu.module: exactly `path`)."""
+        if len(self.code_objects) != 1:
+            raise FlyDSLError(f"{self.name} has {len(self.code_objects)} code objects; "
+                              "save them one by one from .code_objects")
+        with open(path, "wb") as f:
+            f.write(self.code_objects[0][2])
+
+    def pack(self, *args, **kwargs) -> bytes:
+        """The host entry's argument block for these arguments. When the
+        signature it was compiled for is known (`specs`), each argument is
+        checked against it: an ArgumentError names the parameter, what it
+        was compiled for and what it got."""
+        layout, fields, plan = self._packing()
+        if not kwargs and len(args) == len(self.signature.parameters):
+            arguments = dict(zip(self.signature.parameters, args))
+        else:
+            arguments = bind_arguments(self.signature, f"compiled {self.name}", args,
+                                       kwargs).arguments
+        if plan is None:
+            return self._pack_unchecked(layout, fields, arguments)
+        try:
+            return self._pack_checked(layout, fields, plan, arguments)
+        except TraceError as err:
+            raise ArgumentError(err.bare_message + " (flyc.compile again for these "
+                                "arguments, or call the @flyc.jit function, which compiles "
+                                "per signature)", *user_location()[:2]) from None
+
+    def _packing(self):
+        """(the argument block's struct, its fields [(kind, argument index)],
+        per parameter (kind, what it was compiled for) or None), made once."""
+        if self._packer is None:
+            (info,) = [f for f in self.host_functions if f["name"] == self.name]
+            self._packer = (struct.Struct(info["pack_format"]),
+                            [(a["abi"].split(":")[0], int(a["abi"].split(":")[1]))
+                             for a in info["arguments"]],
+                            {n: (k, args_mod.CompiledTensor(v) if k == "tensor" else v)
+                             for n, k, v in self.specs} if self.specs is not None else None)
+        return self._packer
+
+    def _pack_checked(self, layout, fields, plan, arguments) -> bytes:
+        tensors = {}
+        for name, (kind, compiled) in plan.items():
+            if kind == "constexpr":
+                value = arguments[name]
+                if not _same_constant(value, compiled):
+                    raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
+                                     f"compiled as {compiled!r}, got {value!r}")
+        values = []
+        for kind, index in fields:
+            name = self.arg_names[index]
+            value = arguments[name]
+            spec_kind, compiled = plan[name]
+            where = f"argument '{name}' of {self.name}"
+            if spec_kind == "tensor":
+                if name not in tensors:
+                    tensors[name] = compiled.leaves(value, where,
+                                                    "cpu" if self.emulator else None)
+                address, leaves = tensors[name]
+                if kind == "ptr":
+                    values.append(address)
+                elif kind == "leaves":
+                    values.extend(leaves)
+            elif spec_kind == "stream":
+                if not isinstance(value, Stream):
+                    raise TraceError(f"{where} is a stream (fx.Stream), got "
+                                     f"{type(value).__name__} {value!r}")
+                values.append(value.handle)
+            else:
+                values.append(_scalar(value, compiled, where))
+        try:
+            return layout.pack(*values)
+        except struct.error as err:
+            raise TraceError(f"the arguments of {self.name} do not fit its argument "
+                             f"block: {err}") from None
+
+    def _pack_unchecked(self, layout, fields, arguments) -> bytes:
+        values = []
+        for kind, index in fields:
+            name = self.arg_names[index]
+            value = arguments[name]
+            if kind == "ptr":
+                values.append(_address(value, name))
+            elif kind == "leaves":
+                values.extend(_dynamic_leaves(value, name))
+            elif isinstance(value, Stream):
+                values.append(value.handle)
+            elif hasattr(value, "host_value"):  # an fx numeric made outside a trace
+                values.append(value.host_value)
+            else:
+                values.append(value)
+        return layout.pack(*values)
+
+    def __call__(self, *args, **kwargs):
+        """Launches the kernels as the traced host function does."""
+        native = self._native
+        if native:
+            if not kwargs and native.call(args):
+                return
+            if not native.current:  # another runtime since: made again below
+                native = self._native = None
+        self._run(self.pack(*args, **kwargs))
+        if native is None:
+            self._native = self._native_packer()
+
+    def _native_packer(self):
+        """The native warm-call path for positional calls: checks and packs
+        what _pack_checked does for numpy arrays and Python numbers, in C++
+        (anything else, or a mismatch, falls back to the Python path, which
+        names the problem). False when the signature cannot use it."""
+        if self.specs is None or self.signature is None or self._entry is None:
+            return False
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in self.signature.parameters.values()):
+            return False
+        _, _, plan = self._packing()
+        names = list(self.signature.parameters)
+        params = []
+        for name in names:
+            kind, compiled = plan[name]
+            if kind == "tensor":
+                element = compiled.spec.element
+                if element not in _BUFFER_FORMATS:
+                    return False
+                formats, itemsize = _BUFFER_FORMATS[element]
+                params.append(("tensor", element, formats, itemsize, compiled.rank,
+                               [tuple(x) for x in compiled._static],
+                               [tuple(x) for x in compiled._dynamic], compiled.spec.align))
+            elif kind == "scalar" and compiled.startswith("i"):
+                params.append(("int",))
+            elif kind == "scalar" and compiled in ("f32", "f64"):
+                params.append(("float",))
+            elif kind == "constexpr":
+                params.append(("constexpr", compiled))
+            else:  # streams, f16/bf16 scalars
+                return False
+        (info,) = [f for f in self.host_functions if f["name"] == self.name]
+        slots = []
+        for arg in info["arguments"]:
+            kind, index = arg["abi"].split(":")
+            param = names.index(self.arg_names[int(index)])
+            if kind == "ptr":
+                slots.append((arg["offset"], "P", param, -1))
+            elif kind == "leaves":
+                at, leaf = arg["offset"], 0
+                for count, char in re.findall(r"(\d*)([a-zA-Z?])", arg["format"]):
+                    count = int(count or 1)
+                    if char == "x":
+                        at += count
+                        continue
+                    for _ in range(count):
+                        slots.append((at, char, param, leaf))
+                        at += struct.calcsize("=" + char)
+                        leaf += 1
+            else:
+                slots.append((arg["offset"], arg["format"], param, -1))
+        try:
+            return _fly.ArgumentPacker(self._entry, params, slots, args_mod.TensorDescriptor)
+        except ValueError:  # a value format it does not write
+            return False
+
+    def _run(self, block: bytes) -> None:
+        if not self.host_module:
+            raise FlyDSLError(f"{self.name} has no host function to call")
+        ensure_runtime(Environment.current(), "emu" if self.emulator else "hip")
+        if self._entry is None:
+            self._entry = _fly.HostEntry(self.host_module, self.name)
+            _with_entries.add(self)
+        try:
+            self._entry.call(block)
+        except _fly.Error as err:
+            raise self._runtime_error(str(err)) from None
+
+    def _call_unchecked(self, args, kwargs) -> None:
+        """A call from the @flyc.jit function that chose this compiled
+        function for these very arguments: nothing to check."""
+        native = self._native
+        if native:
+            if not kwargs and native.call(args):
+                return
+            if not native.current:
+                native = self._native = None
+        layout, fields, _ = self._packing()
+        if not kwargs and len(args) == len(self.signature.parameters):
+            arguments = dict(zip(self.signature.parameters, args))
+        else:
+            arguments = bind_arguments(self.signature, self.name, args, kwargs).arguments
+        self._run(self._pack_unchecked(layout, fields, arguments))
+        if native is None:
+            self._native = self._native_packer()
+
+    def launches(self) -> list:
+        """The kernel launches of the host function, in order:
+        [(kernel symbol, file, line)], from the traced module's locations."""
+        import re
+
+        found = []
+        for line in self.module_text.splitlines():
+            m = re.match(r'^gpu\.launch_func .*?@\w+::@(\w+) .*loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)$',
+                         line)
+            if m:
+                found.append((m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"),
+                              int(m.group(3))))
+        return found
+
+    def _runtime_error(self, text: str) -> FlyDSLError:
+        """The host entry's error as a FlyDSLError naming this function and,
+        for a failed launch, the kernel and the line that launches it."""
+        import re
+
+        m = re.match(r"runtime: (.+?) failed \(status (-?\d+)\)(?:: (.*))?$", text, re.S)
+        if m is None:
+            return FlyDSLError(f"{self.name}: {text}")
+        what, status = m.group(1), m.group(2)
+        detail = m.group(3) or "the runtime gave no reason"
+        runtime = "on the emulator" if self.emulator else "on the GPU"
+        if not self.emulator:  # the HIP error code, beside its name
+            detail += f" (status {status})"
+        if detail.startswith("emulator: "):
+            detail = detail[len("emulator: "):]
+            if detail.startswith("bad launch: "):
+                detail = detail[len("bad launch: "):]
+        if what != "launch":
+            return FlyDSLError(f"{self.name}: {what} failed {runtime}: {detail}")
+        launches = sorted(set(self.launches()), key=lambda x: (x[1], x[2], x[0]))
+        if len(launches) == 1:
+            (kernel, file, line), = launches
+            return FlyDSLError(f"{self.name}: launch of kernel {kernel} failed {runtime}: "
+                               f"{detail}", file, line)
+        where = ", ".join(f"{k} at {f}:{n}" for k, f, n in launches)
+        return FlyDSLError(f"{self.name}: a kernel launch failed {runtime} (one of: {where}): "
+                           f"{detail}")
+
+
+# Element type -> (the buffer-protocol format characters of arrays that
+# hold it, the item size): what the native packer accepts.
+_BUFFER_FORMATS = {"f32": ("f", 4), "f16": ("e", 2), "f64": ("d", 8), "i8": ("bB", 1),
+                   "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1)}
+
+
+def _same_constant(value, compiled) -> bool:
+    if value is compiled:
+        return True
+    try:
+        return type(value) is type(compiled) and bool(value == compiled)
+    except Exception:
+        return False
+
+
+def _scalar(value, mlir_type: str, where: str):
+    """A scalar argument's value for the argument block, checked against the
+    type it was compiled for."""
+    if hasattr(value, "host_value"):  # an fx numeric made outside a trace
+        if value.mlir_type != mlir_type:
+            raise TraceError(f"{where} was compiled for a scalar of {mlir_type}, got "
+                             f"{type(value).__name__} ({value.mlir_type})")
+        return value.host_value
+    if mlir_type.startswith("i") and isinstance(value, int):
+        return value
+    if mlir_type.startswith(("f", "bf")) and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    article = "a" if mlir_type.startswith("b") else "an"
+    raise TraceError(f"{where} was compiled for {article} {mlir_type} scalar, got "
+                     f"{type(value).__name__} {value!r}")
+
+
+# The compiled functions holding a host entry: the entries are released at
+# exit, before the interpreter tears down modules (a function kept in a
+# module's globals would otherwise outlive the extension's own state).
+_with_entries: "weakref.WeakSet[CompiledFunction]" = weakref.WeakSet()
+
+
+@atexit.register
+def _release_host_entries() -> None:
+    for compiled in list(_with_entries):
+        compiled._native = None  # it holds the entry too
+        compiled._entry = None
+
+
+def _address(value, name) -> int:
+    if type(value).__name__ == "ndarray":
+        return _fly.data_address(value)
+    return _descriptor(value, name).address
+
+
+def _dynamic_leaves(value, name) -> list:
+    """A tensor's dynamic leaves; for a raw numpy array (every extent and
+    every stride but the unit one dynamic, mark_layout_dynamic's rule)
+    straight from its shape and strides."""
+    if type(value).__name__ == "ndarray" and value.ndim:
+        itemsize = value.itemsize
+        strides = [s // itemsize for s in value.strides]
+        lead = strides.index(1) if 1 in strides else None  # the first unit stride
+        return list(value.shape) + [x for i, x in enumerate(strides) if i != lead]
+    return _descriptor(value, name).dynamic_leaves()
+
+
+def _descriptor(value, name):
+    if isinstance(value, args_mod.TensorDescriptor):
+        return value
+    desc = args_mod.describe_array(value, f"argument '{name}'")
+    if desc.shape:
+        desc.mark_layout_dynamic()
+    return desc
