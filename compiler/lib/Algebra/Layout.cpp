@@ -293,6 +293,57 @@ Int cosize(Arith &ar, const Layout &l) {
   return ar.add(last.leaf(), Int(1));
 }
 
+Int cosize(Arith &ar, const ComposedLayout &l) {
+  // The largest index the composed function reaches, plus one: a swizzle
+  // moves indices up as well as down, so the outer layout's last element
+  // need not be the largest. Every element is visited (static layouts only;
+  // what an LDS tile asks, not more than a few thousand elements).
+  constexpr int64_t kMaxElements = int64_t(1) << 24;
+  std::vector<Int> shape = leaves(l.outer.shape), stride = leaves(l.outer.stride);
+  auto isPlain = [](const Int &x) { return x.isStatic() && !x.isBasis(); };
+  bool plain = l.offset.isLeaf() && isPlain(l.offset.leaf()) &&
+               llvm::all_of(shape, isPlain) && llvm::all_of(stride, isPlain);
+  if (const auto *inner = std::get_if<Layout>(&l.inner))
+    plain = plain && isStatic(inner->shape) && isStatic(inner->stride);
+  if (!plain)
+    return ar.fail("cosize of " + toString(l) +
+                   " needs a static composed layout with an integer offset"),
+           Int(0);
+  int64_t count = 1;
+  for (const Int &extent : shape) {
+    count *= std::max<int64_t>(extent.value(), 1);
+    if (count > kMaxElements)
+      return ar.fail("cosize of " + toString(l) + ": more than 2^24 elements"),
+             Int(0);
+  }
+  // A mixed-radix counter over the outer layout's flat modes, its index
+  // kept incrementally; the inner function applied to offset + index.
+  std::vector<int64_t> digit(shape.size(), 0);
+  int64_t index = l.offset.leaf().value(), largest = 0;
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t image = 0;
+    if (const auto *sw = std::get_if<Swizzle>(&l.inner)) {
+      image = sw->apply(index);
+    } else {
+      IntTuple at = crd2idx(ar, IntTuple(Int(index)), std::get<Layout>(l.inner));
+      if (!at.isLeaf())
+        return ar.fail("cosize of " + toString(l) +
+                       " is a coordinate, not an integer"),
+               Int(0);
+      image = at.leaf().value();
+    }
+    largest = n == 0 ? image : std::max(largest, image);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      index += stride[d].value();
+      if (++digit[d] < shape[d].value())
+        break;
+      index -= stride[d].value() * digit[d];
+      digit[d] = 0;
+    }
+  }
+  return Int(largest + 1);
+}
+
 IntTuple coshape(Arith &ar, const Layout &l) {
   IntTuple lastCrd =
       transformLeaves(l.shape, [&](const Int &s) { return ar.sub(s, 1); });

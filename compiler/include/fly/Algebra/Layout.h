@@ -103,6 +103,9 @@ Layout makeLayoutLike(Arith &ar, const Layout &l);
 
 Int size(Arith &ar, const Layout &l);
 Int cosize(Arith &ar, const Layout &l);
+/// One past the largest index a static composed layout reaches (every
+/// element is visited: a swizzle can move the last element below others).
+Int cosize(Arith &ar, const ComposedLayout &l);
 IntTuple coshape(Arith &ar, const Layout &l);
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const Layout &l);
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const ComposedLayout &l);

@@ -13,7 +13,6 @@ import math
 from ..compiler.errors import TraceError
 from ..compiler.ir import parse_type, user_location
 from ..compiler.trace import builder
-from . import numeric as nm
 from .algebra import ComposedLayout, FlyValue, Layout, cosize, emit, int_tuple, make_view
 
 
@@ -36,8 +35,9 @@ class SharedAllocator:
         composed layout), `align`-byte aligned."""
         if not isinstance(layout, (Layout, ComposedLayout)) or not layout.ir.type.is_static:
             raise TraceError("a shared tensor needs a static layout", *user_location()[:2])
-        outer = layout
-        elements = cosize(outer).value if isinstance(outer, Layout) else _composed_cosize(outer)
+        # For a composed (swizzled) layout, fly.cosize visits every element:
+        # the tile takes exactly the indices its function reaches.
+        elements = cosize(layout).value
         bits = getattr(dtype, "bits", 8)
         offset = -(-self.size // align) * align
         self.size = offset + math.ceil(elements * bits / 8)
@@ -49,12 +49,3 @@ class SharedAllocator:
             base = emit("fly.add_offset", base, int_tuple(offset * 8 // bits))
         return make_view(base, layout)
 
-
-def _composed_cosize(layout: ComposedLayout) -> int:
-    # The swizzle permutes indices below a power of two at least the outer
-    # layout's cosize: the outer cosize rounded up covers it.
-    text = str(layout.ir.type)
-    outer = text[text.rindex(" o ") + 3:-1]
-    (v,) = builder().op("fly.static", [], [parse_type(f"!fly.layout<{outer}>")])
-    n = cosize(Layout(v)).value
-    return 1 << max(0, (n - 1).bit_length())

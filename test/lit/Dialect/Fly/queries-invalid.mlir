@@ -41,6 +41,19 @@ func.func @size_wrong_result() {
 
 // Operand kinds are checked by inference when the result type is left out,
 // by the verifier when it is written.
+func.func @cosize_of_dynamic_composed(%n: i32) {
+  %sw = fly.static : !fly.swizzle<S<1,2,1>>
+  %zero = fly.static : !fly.int_tuple<0>
+  %s = fly.make_int_tuple(%n) : (i32) -> !fly.int_tuple<?>
+  %outer = fly.make_layout(%s) : (!fly.int_tuple<?>) -> !fly.layout<?:1>
+  %c = fly.make_composed_layout(%sw, %zero, %outer) : (!fly.swizzle<S<1,2,1>>, !fly.int_tuple<0>, !fly.layout<?:1>)
+  // expected-error @+1 {{cosize of S<1,2,1> o 0 o ?:1 needs a static composed layout with an integer offset}}
+  %0 = fly.cosize(%c) : (!fly.composed_layout<S<1,2,1> o 0 o ?:1>)
+  return
+}
+
+// -----
+
 func.func @cosize_of_tuple() {
   %t = fly.static : !fly.int_tuple<(4,8)>
   // expected-error @+1 {{'fly.cosize' op does not accept operands (int_tuple)}}
@@ -52,7 +65,7 @@ func.func @cosize_of_tuple() {
 
 func.func @cosize_of_tuple_verifier() {
   %t = fly.static : !fly.int_tuple<(4,8)>
-  // expected-error @+1 {{'fly.cosize' op operand #0 must be fly layout, but got '!fly.int_tuple<(4,8)>'}}
+  // expected-error @+1 {{'fly.cosize' op operand #0 must be fly layout or composed_layout, but got '!fly.int_tuple<(4,8)>'}}
   %0 = fly.cosize(%t) : (!fly.int_tuple<(4,8)>) -> !fly.int_tuple<32>
   return
 }

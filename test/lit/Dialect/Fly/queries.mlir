@@ -39,6 +39,28 @@ func.func @cosize_coshape() {
   return
 }
 
+// cosize of a composed layout: one past the largest index of the whole
+// function. S<1,2,1> xors bit 3 into bit 2: 3:4 reaches 0, 4, 8 -> 12, so
+// 13 (the outer layout alone: 9); from offset 1: 1, 5, 9 -> 13, so 14. A
+// swizzle inside a tile it permutes: 16 x 64 row-major -> 1024. A layout
+// inside: (8,2):(2,1) over 0..7 reaches 14, so 15.
+// CHECK-LABEL: func.func @cosize_composed
+// CHECK:         fly.cosize{{.*}} -> !fly.int_tuple<13>
+// CHECK:         fly.cosize{{.*}} -> !fly.int_tuple<14>
+// CHECK:         fly.cosize{{.*}} -> !fly.int_tuple<1024>
+// CHECK:         fly.cosize{{.*}} -> !fly.int_tuple<15>
+func.func @cosize_composed() {
+  %a = fly.static : !fly.composed_layout<S<1,2,1> o 0 o 3:4>
+  %0 = fly.cosize(%a) : (!fly.composed_layout<S<1,2,1> o 0 o 3:4>)
+  %b = fly.static : !fly.composed_layout<S<1,2,1> o 1 o 3:4>
+  %1 = fly.cosize(%b) : (!fly.composed_layout<S<1,2,1> o 1 o 3:4>)
+  %c = fly.static : !fly.composed_layout<S<3,2,4> o 0 o (16,64):(64,1)>
+  %2 = fly.cosize(%c) : (!fly.composed_layout<S<3,2,4> o 0 o (16,64):(64,1)>)
+  %d = fly.static : !fly.composed_layout<(8,2):(2,1) o 0 o 8:1>
+  %3 = fly.cosize(%d) : (!fly.composed_layout<(8,2):(2,1) o 0 o 8:1>)
+  return
+}
+
 // CHECK-LABEL: func.func @rank_depth
 // CHECK:         fly.rank{{.*}} -> !fly.int_tuple<2>
 // CHECK:         fly.rank{{.*}} -> !fly.int_tuple<3>

@@ -81,7 +81,10 @@ LogicalResult DepthOp::evaluate(Evaluation &e) {
 }
 
 LogicalResult CosizeOp::evaluate(Evaluation &e) {
-  return e([](Arith &ar, const Layout &l) { return algebra::cosize(ar, l); });
+  auto f = [](Arith &ar, const auto &layout) {
+    return algebra::cosize(ar, layout);
+  };
+  return e(typed<Layout>(f), typed<ComposedLayout>(f));
 }
 
 LogicalResult CoshapeOp::evaluate(Evaluation &e) {

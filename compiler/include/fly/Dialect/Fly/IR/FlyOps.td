@@ -321,7 +321,15 @@ def Fly_SizeOp : Fly_InferOp<"size", [Fly_OnTensorLayout]> {
 
 def Fly_CosizeOp : Fly_InferOp<"cosize"> {
   let summary = "one past the largest index of a layout";
-  let arguments = (ins Fly_Layout:$layout);
+  let description = [{
+    For a layout, CuTe's `L(size(L) - 1) + 1`. For a static composed layout
+    (a swizzled shared tile, say), one past the largest index the whole
+    function `inner(offset + outer(c))` reaches over its domain -- a swizzle
+    can send the last coordinate below others, so every element is visited
+    (up to 2^24 of them; a larger one, or one with dynamic leaves, is an
+    error).
+  }];
+  let arguments = (ins Fly_AnyLayout:$layout);
   let results = (outs Fly_IntTuple:$result);
 }
 
