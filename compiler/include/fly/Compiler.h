@@ -11,6 +11,25 @@
 // `file:line:col: error: message` (notes likewise), so the caller can map
 // them back to its source; nothing aborts on bad input.
 //
+// As an installed library (SPEC §10): `cmake --install build --prefix P`
+// puts libFlyCompiler.so, these headers and a CMake package under P;
+// `find_package(FlyCompiler)` then gives the target Fly::Compiler (the
+// headers, MLIR's and LLVM's, and the shared libMLIR/libLLVM it was built
+// against). examples/cpp is a consumer. What a caller finds there:
+//   - this header: compile a module (text, or a ModuleOp the caller built
+//     or parsed in its own context) to code objects, kernel resources and,
+//     on request, each code object's ISA and device LLVM IR; register the
+//     Fly dialects and passes into the caller's registry;
+//   - fly/Pipeline/Pipeline.h: the pipeline's stages, to run them on the
+//     caller's own PassManager (buildStage, buildStages);
+//   - fly/Cache/DiskCache.h, fly/Cache/CacheKey.h: the content-addressed
+//     disk cache the Python package uses, for the caller's own entries;
+//   - fly/Target/CodeObject.h: the resources and ISA of a code object
+//     alone (e.g. one read back from the cache), without compiling;
+//   - fly/HostEntry.h and fly/runtime/Launch.h: a compiled host module run
+//     natively, launching through a runtime's table the caller installs;
+//   - the Fly dialect and its passes (fly/Dialect/..., fly/Conversion/...).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FLY_COMPILER_H
@@ -31,6 +50,8 @@
 namespace mlir {
 class MLIRContext;
 class Attribute;
+class DialectRegistry;
+class ModuleOp;
 } // namespace mlir
 
 namespace fly {
@@ -55,6 +76,15 @@ struct CompileOptions {
   /// `__fly_emu_static_lds_bytes`); stage C is not run, and the kernels have
   /// no resources.
   bool emulator = false;
+  /// Fill CodeObjectBlob::isa: each code object's machine code as text
+  /// (fly::target::disassembleCodeObject). Not for the emulator.
+  bool emitISA = false;
+  /// Fill CodeObjectBlob::llvmIR: each gpu.module's device LLVM IR as MLIR
+  /// hands it to code generation (after stage B, before the ROCm device
+  /// libraries are linked and LLVM optimizes it; what `<module>.ll` of
+  /// dumpDir holds). For the emulator: the host LLVM IR the kernels were
+  /// converted to, which is the emulator's code object.
+  bool emitLLVMIR = false;
 };
 
 /// What a launcher needs of one kernel.
@@ -74,6 +104,11 @@ struct CodeObjectBlob {
   std::string module;
   std::string chip;
   std::string elf;
+  /// With CompileOptions::emitISA: for every function of the code object a
+  /// `name:` line, then one instruction per line.
+  std::string isa;
+  /// With CompileOptions::emitLLVMIR: the module's LLVM IR, as text.
+  std::string llvmIR;
 };
 
 /// One argument of a host function in its packed argument block (the ABI of
@@ -151,10 +186,36 @@ public:
   llvm::Expected<Artifact> compile(llvm::StringRef moduleText,
                                    const CompileOptions &options);
 
+  /// Verifies `module` and runs stages A, B and C on a copy of it, as
+  /// compile(text) does; `module` is left as it was, so it can be compiled
+  /// again (for another chip). It may live in getContext() or in a context
+  /// of the caller's whose registry registerDialects filled (the
+  /// diagnostics of the compile are taken from that context while it runs
+  /// and come back in the error). mlir::ModuleOp is only declared here:
+  /// callers include mlir/IR/BuiltinOps.h.
+  llvm::Expected<Artifact> compile(mlir::ModuleOp module,
+                                   const CompileOptions &options);
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// Registers into `registry` everything a module compiled by FlyDSL may use
+/// and what compiling it needs: every upstream dialect and extension, the
+/// fly dialect, FlyDSL's serializer for `#rocdl.target` (code objects
+/// linked with lld in process: no ROCm needed), the LLVM IR translations
+/// and gpu.binary's offloading translation. getContext() is made from this
+/// registry. Call it before registering other extensions: of two
+/// serializers for `#rocdl.target`, the first registered wins.
+void registerDialects(mlir::DialectRegistry &registry);
+
+/// Registers, once per process, every pass and pass pipeline fly-opt knows:
+/// the upstream passes, the Fly, FlyROCDL and conversion passes and
+/// `fly-pipeline` (mlir::fly::registerFlyPipelines), so that textual pass
+/// pipelines naming them parse. Compiling needs none of it: a Compiler
+/// registers what its stages use.
+void registerPasses();
 
 } // namespace fly
 

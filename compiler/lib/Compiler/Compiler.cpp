@@ -15,8 +15,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
@@ -39,6 +41,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <variant>
@@ -155,18 +158,21 @@ private:
 };
 
 /// Each gpu.module's LLVM IR as code generation will get it (before the
-/// device libraries and optimization): `<module>.ll`. Best effort: a module
-/// that does not translate is skipped (the compile itself will report it).
-void dumpDeviceLLVMIR(ModuleOp module, DumpAfterEachPass &dump) {
+/// device libraries and optimization), as text by module name. Best effort:
+/// a module that does not translate is left out (the compile itself will
+/// report it).
+std::map<std::string, std::string> deviceLLVMIR(ModuleOp module) {
+  std::map<std::string, std::string> texts;
   module.walk([&](gpu::GPUModuleOp gpuModule) {
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> ir =
         translateModuleToLLVMIR(gpuModule, llvmContext, gpuModule.getSymName());
     if (!ir)
       return;
-    dump.write(gpuModule.getSymName().str() + ".ll",
-               [&](llvm::raw_ostream &os) { ir->print(os, nullptr); });
+    llvm::raw_string_ostream os(texts[gpuModule.getSymName().str()]);
+    ir->print(os, nullptr);
   });
+  return texts;
 }
 
 /// Options.emulator: every gpu.module (after stage A) through
@@ -232,6 +238,8 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
                           nullptr, builder.getArrayAttr({object}));
     artifact.codeObjects.push_back({gpuModule.getSymName().str(),
                                     "emu-" + options.pipeline.chip, bitcode});
+    if (options.emitLLVMIR)
+      llvm::raw_string_ostream(artifact.codeObjects.back().llvmIR) << *ir;
     gpuModule.erase();
   }
   return llvm::Error::success();
@@ -407,6 +415,128 @@ llvm::Error translateHost(ModuleOp module, Artifact &artifact,
   return llvm::Error::success();
 }
 
+llvm::Error
+compileForChip(ModuleOp module, const CompileOptions &options,
+               Artifact &artifact, DumpAfterEachPass *dump,
+               llvm::function_ref<llvm::Error(Stage)> runStage,
+               DiagnosticCollector &diagnostics);
+
+/// Stages A, B and C on `module` (parsed or copied for this compile, so
+/// the passes may change it), with the diagnostics of its context going to
+/// `diagnostics`.
+llvm::Expected<Artifact> compileModule(ModuleOp module,
+                                       const CompileOptions &options,
+                                       DiagnosticCollector &diagnostics) {
+  MLIRContext &context = *module.getContext();
+  unsigned dumpCounter = 0;
+  std::unique_ptr<DumpAfterEachPass> dump;
+  if (!options.dumpDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
+      return llvm::createStringError(ec, "cannot create the dump directory " +
+                                             options.dumpDir + ": " +
+                                             ec.message());
+    dump = std::make_unique<DumpAfterEachPass>(options.dumpDir, dumpCounter);
+    dump->write("00-input.mlir",
+                [&](llvm::raw_ostream &os) { module.print(os); });
+    ++dumpCounter;
+  }
+
+  // Stage A, then the kernels' argument blocks (gone once stage C turns the
+  // gpu.modules into binaries), then B and C.
+  auto runStage = [&](Stage stage) -> llvm::Error {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    pm.enableVerifier(options.verifyEachPass);
+    if (llvm::Error err = buildStage(pm, stage, options.pipeline))
+      return err;
+    if (dump)
+      pm.addInstrumentation(
+          std::make_unique<DumpAfterEachPass>(options.dumpDir, dumpCounter));
+    if (options.printAfterAll)
+      pm.enableIRPrinting(
+          /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+          /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+          /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false);
+    if (failed(pm.run(module)))
+      return diagnostics.takeError("pipeline stage " + stageName(stage).str() +
+                                   " failed");
+    return llvm::Error::success();
+  };
+  if (llvm::Error err = runStage(Stage::PreBinary))
+    return std::move(err);
+  Artifact artifact;
+  artifact.kernels = collectKernels(module);
+  if (options.emulator) {
+    if (llvm::Error err = emulateGPUModules(module, options, artifact)) {
+      if (!diagnostics.hadErrors())
+        return std::move(err);
+      llvm::consumeError(std::move(err));
+      return diagnostics.takeError("the kernels do not convert for the emulator");
+    }
+    if (llvm::Error err = runStage(Stage::BinaryPrep))
+      return std::move(err);
+  } else if (llvm::Error err = compileForChip(module, options, artifact,
+                                              dump.get(), runStage,
+                                              diagnostics)) {
+    return std::move(err);
+  }
+  if (llvm::Error err = translateHost(module, artifact, dump.get())) {
+    if (!diagnostics.hadErrors())
+      return std::move(err);
+    llvm::consumeError(std::move(err));
+    return diagnostics.takeError("the host functions do not translate");
+  }
+  return artifact;
+}
+
+/// Stages B and C for the chip: the code objects (with their ISA and
+/// device LLVM IR when asked for) and the kernels' resources.
+llvm::Error
+compileForChip(ModuleOp module, const CompileOptions &options,
+               Artifact &artifact, DumpAfterEachPass *dump,
+               llvm::function_ref<llvm::Error(Stage)> runStage,
+               DiagnosticCollector &diagnostics) {
+  if (llvm::Error err = runStage(Stage::BinaryPrep))
+    return err;
+  std::map<std::string, std::string> deviceIR;
+  if (dump || options.emitLLVMIR)
+    deviceIR = deviceLLVMIR(module);
+  if (dump)
+    for (const auto &[name, text] : deviceIR)
+      dump->write(name + ".ll", [&](llvm::raw_ostream &os) { os << text; });
+  if (llvm::Error err = runStage(Stage::Binary))
+    return err;
+
+  FailureOr<SmallVector<CodeObject>> objects = collectCodeObjects(module);
+  if (failed(objects))
+    return diagnostics.takeError("no code object");
+  for (CodeObject &object : *objects) {
+    for (KernelInfo &kernel : artifact.kernels)
+      if (kernel.module == object.moduleName)
+        for (const ::fly::target::KernelResources &r : object.kernels)
+          if (r.name == kernel.name)
+            kernel.resources = r;
+    CodeObjectBlob blob{object.moduleName, object.chip, std::move(object.elf)};
+    if (dump || options.emitISA) {
+      // The dump is best effort; an ISA asked for is not.
+      llvm::Expected<std::string> isa =
+          ::fly::target::disassembleCodeObject(blob.elf);
+      if (!isa && options.emitISA)
+        return isa.takeError();
+      if (!isa)
+        llvm::consumeError(isa.takeError());
+      else if (dump)
+        dump->write(object.moduleName + "." + object.chip + ".s",
+                    [&](llvm::raw_ostream &os) { os << *isa; });
+      if (isa && options.emitISA)
+        blob.isa = std::move(*isa);
+    }
+    if (options.emitLLVMIR)
+      blob.llvmIR = deviceIR[blob.module];
+    artifact.codeObjects.push_back(std::move(blob));
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 struct Compiler::Impl {
@@ -421,12 +551,7 @@ struct Compiler::Impl {
     static std::once_flag once;
     std::call_once(once, [] { registerFlyPipelines(); });
     DialectRegistry registry;
-    registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
-    registerAllDialects(registry);
-    registerAllExtensions(registry);
-    // #gpu.select_object: gpu.binary and gpu.launch_func to LLVM IR.
-    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
-    registry.insert<FlyDialect>();
+    registerDialects(registry);
     return registry;
   }
 
@@ -545,93 +670,37 @@ llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
   if (!module)
     return diagnostics.takeError("the module does not parse");
 
-  unsigned dumpCounter = 0;
-  std::unique_ptr<DumpAfterEachPass> dump;
-  if (!options.dumpDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
-      return llvm::createStringError(ec, "cannot create the dump directory " +
-                                             options.dumpDir + ": " +
-                                             ec.message());
-    dump = std::make_unique<DumpAfterEachPass>(options.dumpDir, dumpCounter);
-    dump->write("00-input.mlir",
-                [&](llvm::raw_ostream &os) { module->print(os); });
-    ++dumpCounter;
-  }
+  return compileModule(*module, options, diagnostics);
+}
 
-  // Stage A, then the kernels' argument blocks (gone once stage C turns the
-  // gpu.modules into binaries), then B and C.
-  auto runStage = [&](Stage stage) -> llvm::Error {
-    PassManager pm(&context, ModuleOp::getOperationName());
-    pm.enableVerifier(options.verifyEachPass);
-    if (llvm::Error err = buildStage(pm, stage, options.pipeline))
-      return err;
-    if (dump)
-      pm.addInstrumentation(
-          std::make_unique<DumpAfterEachPass>(options.dumpDir, dumpCounter));
-    if (options.printAfterAll)
-      pm.enableIRPrinting(
-          /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
-          /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
-          /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false);
-    if (failed(pm.run(*module)))
-      return diagnostics.takeError("pipeline stage " + stageName(stage).str() +
-                                   " failed");
-    return llvm::Error::success();
-  };
-  if (llvm::Error err = runStage(Stage::PreBinary))
-    return std::move(err);
-  Artifact artifact;
-  artifact.kernels = collectKernels(*module);
-  if (options.emulator) {
-    if (llvm::Error err = emulateGPUModules(*module, options, artifact)) {
-      if (!diagnostics.hadErrors())
-        return std::move(err);
-      llvm::consumeError(std::move(err));
-      return diagnostics.takeError("the kernels do not convert for the emulator");
-    }
-    if (llvm::Error err = runStage(Stage::BinaryPrep))
-      return std::move(err);
-    if (llvm::Error err = translateHost(*module, artifact, dump.get())) {
-      if (!diagnostics.hadErrors())
-        return std::move(err);
-      llvm::consumeError(std::move(err));
-      return diagnostics.takeError("the host functions do not translate");
-    }
-    return artifact;
-  }
-  if (llvm::Error err = runStage(Stage::BinaryPrep))
-    return std::move(err);
-  if (dump)
-    dumpDeviceLLVMIR(*module, *dump);
-  if (llvm::Error err = runStage(Stage::Binary))
-    return std::move(err);
+llvm::Expected<Artifact> Compiler::compile(ModuleOp module,
+                                           const CompileOptions &options) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  if (!module)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no module to compile");
+  DiagnosticCollector diagnostics(*module.getContext());
+  if (failed(verify(module)))
+    return diagnostics.takeError("the module does not verify");
+  OwningOpRef<ModuleOp> copy(module.clone());
+  return compileModule(*copy, options, diagnostics);
+}
 
-  FailureOr<SmallVector<CodeObject>> objects = collectCodeObjects(*module);
-  if (failed(objects))
-    return diagnostics.takeError("no code object");
-  for (CodeObject &object : *objects) {
-    for (KernelInfo &kernel : artifact.kernels)
-      if (kernel.module == object.moduleName)
-        for (const ::fly::target::KernelResources &r : object.kernels)
-          if (r.name == kernel.name)
-            kernel.resources = r;
-    if (dump) {
-      if (auto isa = ::fly::target::disassembleCodeObject(object.elf))
-        dump->write(object.moduleName + "." + object.chip + ".s",
-                    [&](llvm::raw_ostream &os) { os << *isa; });
-      else
-        llvm::consumeError(isa.takeError());
-    }
-    artifact.codeObjects.push_back(
-        {object.moduleName, object.chip, std::move(object.elf)});
-  }
-  if (llvm::Error err = translateHost(*module, artifact, dump.get())) {
-    if (!diagnostics.hadErrors())
-      return std::move(err);
-    llvm::consumeError(std::move(err));
-    return diagnostics.takeError("the host functions do not translate");
-  }
-  return artifact;
+void registerDialects(DialectRegistry &registry) {
+  registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  // #gpu.select_object: gpu.binary and gpu.launch_func to LLVM IR.
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  registry.insert<FlyDialect>();
+}
+
+void registerPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    registerFlyPipelines();
+  });
 }
 
 } // namespace fly
