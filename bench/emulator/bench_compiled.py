@@ -181,9 +181,8 @@ def empty_kernel(A: fx.Tensor):
     pass
 
 
-# One jit function per block size: an annotated parameter (such as
-# `threads: fx.Constexpr`) takes the jit call off its fast path, which the
-# last row measures.
+# One jit function per block size, and the last row the same with the block
+# size as a Constexpr parameter (its value joins the dispatch key).
 @flyc.jit
 def launch_empty_1(A):
     empty_kernel(A).launch(grid=(1, 1, 1), block=(1, 1, 1))
