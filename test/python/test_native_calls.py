@@ -148,16 +148,41 @@ def test_constexpr_values_are_part_of_the_dispatch(recording):
     assert recording.counts()["launches"] == counts + 2
 
 
-def test_other_arguments_take_the_python_path(recording):
+def test_torch_tensors_go_native(recording):
     torch = pytest.importorskip("torch")
     a, b = arrays()
     compiled = flyc.compile(scale, a, b, 2.0, 300, True)
     compiled(a, b, 2.0, 300, True)
     ta, tb = torch.from_numpy(a), torch.from_numpy(b)
-    compiled(ta, tb, 2.0, 300, True)  # torch: Python path, same memory, same block
-    compiled(a, b, alpha=2.0, n=300, flag=True)  # keywords: Python path
-    x, y, z = launches(recording, 3)
-    assert x == y == z
+    # (A packer made before torch was imported is made again on the first
+    # torch call.)
+    compiled(ta, tb, 2.0, 300, True)
+    assert compiled._native_torch is torch.Tensor
+    calls = {}
+    real = compiled._native.call
+
+    class Spy:  # records whether the native path took each call
+        current = True
+
+        def call(self, args):
+            calls[len(calls)] = real(args)
+            return calls[len(calls) - 1]
+
+    compiled._native = Spy()
+    try:
+        compiled(ta, tb, 2.0, 300, True)  # torch: native, same memory, same block
+        compiled(a, b, alpha=2.0, n=300, flag=True)  # keywords: the Python path
+        with pytest.raises(ArgumentError, match="compiled for float32 tensors"):
+            compiled(ta.double(), tb, 2.0, 300, True)  # native refuses, Python names it
+    finally:
+        compiled._native = real.__self__
+    assert calls == {0: True, 1: False}
+    w, x, y, z = launches(recording, 4)
+    assert w == x == y == z
+    # The jit function keys torch tensors in C++ and lands in its packer.
+    scale(ta, tb, 2.0, 300, True)
+    scale(ta, tb, 2.0, 300, True)
+    assert launches(recording, 1) == [x]
 
 
 def test_a_new_runtime_rebuilds_the_packer(recording, double):

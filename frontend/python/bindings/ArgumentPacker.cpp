@@ -10,9 +10,10 @@
 //   packer.call(args)   # True: called; False: not handled, nothing done
 //
 // It handles the common cases only: numpy arrays (and anything else with
-// the buffer protocol) and flyc.from_dlpack descriptors (their element,
-// shape, strides and address attributes) for tensors, Python ints /
-// floats / bools for
+// the buffer protocol), torch tensors (dtype, shape, stride(), data_ptr();
+// on the CPU for the emulator) and flyc.from_dlpack descriptors (their
+// element, shape, strides and address attributes) for tensors, Python
+// ints / floats / bools for
 // scalars, and Constexpr values equal to the compiled ones. For anything
 // else, or any argument that does not match, `call` returns False before
 // doing anything, and the front end takes its Python path, which either
@@ -20,11 +21,13 @@
 // one place.
 //
 // params: per positional parameter of the Python function, one tuple
-//   ("tensor", element, formats, itemsize, rank, static, dynamic, align)
+//   ("tensor", element, formats, itemsize, rank, static, dynamic, align,
+//    torch_dtype)
 //       formats: the buffer-protocol format characters accepted for the
 //       element type ("f" for f32, "bB" for i8, ...); static: [(k, i, v)]
 //       (k 0: shape, 1: strides, in elements); dynamic: [(k, i, div,
-//       wide)], the leaves the block takes, in order
+//       wide)], the leaves the block takes, in order; torch_dtype the
+//       torch.dtype of the element (None: torch tensors take the Python path)
 //   ("int",) / ("float",) / ("bool",)      a scalar
 //   ("constexpr", value)                   must equal value, of its type
 // slots: per value of the block, (offset, format, param, leaf):
@@ -64,6 +67,7 @@ constexpr size_t kMaxParams = 16; // more: always the Python path
 
 struct TensorParam {
   std::string element; // the MLIR element type, as descriptors name it
+  nb::object torchDtype; // the torch.dtype of that element, or None
   std::string formats;
   int64_t itemsize = 0;
   int rank = 0;
@@ -123,10 +127,12 @@ bool formatMatches(const char *format, const std::string &accepted) {
 class ArgumentPacker {
 public:
   ArgumentPacker(nb::object hostEntry, nb::list params, nb::list slots,
-                 nb::object descriptorType)
+                 nb::object descriptorType, nb::object torchTensorType,
+                 bool hostMemory)
       : entryObject(std::move(hostEntry)), entry(hostEntryOf(entryObject)),
         table(fly_runtime_launch_table()),
-        descriptorType(std::move(descriptorType)) {
+        descriptorType(std::move(descriptorType)),
+        torchTensorType(std::move(torchTensorType)), hostMemory(hostMemory) {
     for (nb::handle item : params) {
       nb::tuple p = nb::borrow<nb::tuple>(item);
       std::string kind = nb::cast<std::string>(p[0]);
@@ -152,6 +158,7 @@ public:
                                 nb::cast<bool>(dy[3])});
         }
         t.align = nb::cast<uint64_t>(p[7]);
+        t.torchDtype = nb::borrow(p[8]);
       } else if (kind == "int") {
         param.kind = ParamKind::Int;
       } else if (kind == "float") {
@@ -194,9 +201,7 @@ public:
       const Param &param = params[i];
       switch (param.kind) {
       case ParamKind::Tensor:
-        if (!(Py_TYPE(arg) == (PyTypeObject *)descriptorType.ptr()
-                  ? readDescriptor(arg, param.tensor, views[i])
-                  : readTensor(arg, param.tensor, views[i])))
+        if (!readAny(arg, param.tensor, views[i]))
           return false;
         break;
       case ParamKind::Int:
@@ -268,6 +273,67 @@ private:
     }
   }
 
+  bool readAny(PyObject *arg, const TensorParam &t, TensorView &view) const {
+    if (Py_TYPE(arg) == (PyTypeObject *)descriptorType.ptr())
+      return readDescriptor(arg, t, view);
+    if (PyObject_CheckBuffer(arg))
+      return readTensor(arg, t, view);
+    if (!torchTensorType.is_none() && !t.torchDtype.is_none() &&
+        PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr()))
+      return readTorch(arg, t, view);
+    return false;
+  }
+
+  /// A torch tensor: its dtype (one of torch's dtype singletons), shape,
+  /// stride(), data_ptr(); on the emulator it must be in host memory.
+  bool readTorch(PyObject *arg, const TensorParam &t, TensorView &view) const {
+    nb::object dtype = nb::steal(PyObject_GetAttrString(arg, "dtype"));
+    if (!dtype || dtype.ptr() != t.torchDtype.ptr()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (hostMemory) {
+      nb::object cpu = nb::steal(PyObject_GetAttrString(arg, "is_cpu"));
+      if (!cpu || cpu.ptr() != Py_True) {
+        PyErr_Clear();
+        return false;
+      }
+    }
+    nb::object shape = nb::steal(PyObject_GetAttrString(arg, "shape"));
+    nb::object strides = nb::steal(PyObject_CallMethod(arg, "stride", nullptr));
+    nb::object address = nb::steal(PyObject_CallMethod(arg, "data_ptr", nullptr));
+    if (!shape || !strides || !address || !PyTuple_Check(shape.ptr()) ||
+        !PyTuple_Check(strides.ptr()) || !PyLong_Check(address.ptr()) ||
+        PyTuple_GET_SIZE(shape.ptr()) != t.rank ||
+        PyTuple_GET_SIZE(strides.ptr()) != t.rank) {
+      PyErr_Clear();
+      return false;
+    }
+    return readDims(t, shape.ptr(), strides.ptr(), address.ptr(), view);
+  }
+
+  /// Shape and strides as tuples of ints, the address as an int.
+  static bool readDims(const TensorParam &t, PyObject *shape, PyObject *strides,
+                       PyObject *address, TensorView &view) {
+    int64_t dims[2][kMaxRank];
+    for (int k = 0; k < 2; ++k)
+      for (int d = 0; d < t.rank; ++d) {
+        PyObject *x = PyTuple_GET_ITEM(k == 0 ? shape : strides, d);
+        int overflow = 0;
+        dims[k][d] = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (overflow || PyErr_Occurred()) {
+          PyErr_Clear();
+          return false;
+        }
+      }
+    uintptr_t at = uintptr_t(PyLong_AsUnsignedLongLong(address));
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    return checkLeaves(t, dims, at, view);
+  }
+
   /// A numpy array (anything with the buffer protocol).
   static bool readTensor(PyObject *arg, const TensorParam &t, TensorView &view) {
     if (!PyObject_CheckBuffer(arg))
@@ -310,23 +376,7 @@ private:
         PyTuple_GET_SIZE(shape.ptr()) != t.rank ||
         PyTuple_GET_SIZE(strides.ptr()) != t.rank)
       return false;
-    int64_t dims[2][kMaxRank];
-    for (int k = 0; k < 2; ++k)
-      for (int d = 0; d < t.rank; ++d) {
-        PyObject *x = PyTuple_GET_ITEM(k == 0 ? shape.ptr() : strides.ptr(), d);
-        int overflow = 0;
-        dims[k][d] = PyLong_AsLongLongAndOverflow(x, &overflow);
-        if (overflow || PyErr_Occurred()) {
-          PyErr_Clear();
-          return false;
-        }
-      }
-    uintptr_t at = uintptr_t(PyLong_AsUnsignedLongLong(address.ptr()));
-    if (PyErr_Occurred()) {
-      PyErr_Clear();
-      return false;
-    }
-    return checkLeaves(t, dims, at, view);
+    return readDims(t, shape.ptr(), strides.ptr(), address.ptr(), view);
   }
 
   /// The compiled static leaves, divisibility, widths and alignment;
@@ -412,17 +462,21 @@ private:
   nb::object entryObject; // keeps the host entry alive
   fly::HostEntry &entry;
   const FlyLaunchTable *table;
-  nb::object descriptorType; // flyc's TensorDescriptor class
+  nb::object descriptorType;  // flyc's TensorDescriptor class
+  nb::object torchTensorType; // torch.Tensor, or None without torch
+  bool hostMemory;            // the emulator: tensors must be on the CPU
   std::vector<Param> params;
   std::vector<Slot> slots;
 };
 
 /// What the argument specs of a @flyc.jit call depend on, for positional
-/// arguments that are numpy arrays or Python numbers: per array
+/// arguments that are numpy arrays, torch tensors (`torchTensorType`, or
+/// None) or Python numbers: per torch tensor its type, dtype, strides and
+/// address modulo 16; per array
 /// its Python type, format, item size, rank, strides and address modulo 16;
 /// per number its type. As bytes (hashable, compared exactly); None when an
 /// argument is of another kind (the front end then keys it in Python).
-nb::object jitKey(nb::handle argsObject) {
+nb::object jitKey(nb::handle argsObject, nb::handle torchTensorType) {
   PyObject *args = argsObject.ptr();
   if (!PyTuple_Check(args))
     return nb::none();
@@ -436,6 +490,34 @@ nb::object jitKey(nb::handle argsObject) {
     if (PyBool_Check(arg) || PyLong_CheckExact(arg) || PyFloat_CheckExact(arg)) {
       key += 'n';
       add(&type, sizeof type);
+      continue;
+    }
+    if (!torchTensorType.is_none() &&
+        PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
+      // torch: the type, the dtype (a singleton), the strides and the
+      // address modulo 16, as the Python key has them.
+      nb::object dtype = nb::steal(PyObject_GetAttrString(arg, "dtype"));
+      nb::object strides = nb::steal(PyObject_CallMethod(arg, "stride", nullptr));
+      nb::object address = nb::steal(PyObject_CallMethod(arg, "data_ptr", nullptr));
+      if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
+        PyErr_Clear();
+        return nb::none();
+      }
+      key += 't';
+      add(&type, sizeof type);
+      PyObject *dtypePtr = dtype.ptr();
+      add(&dtypePtr, sizeof dtypePtr);
+      int64_t rank = PyTuple_GET_SIZE(strides.ptr());
+      add(&rank, sizeof rank);
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
+        add(&stride, sizeof stride);
+      }
+      key += char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return nb::none();
+      }
       continue;
     }
     // numpy arrays only: what other buffers (numpy scalars, bytes) stand
@@ -466,12 +548,14 @@ nb::object jitKey(nb::handle argsObject) {
 } // namespace
 
 void registerArgumentPacker(nb::module_ &m) {
-  m.def("jit_key", &jitKey, "args"_a,
+  m.def("jit_key", &jitKey, "args"_a, "torch_tensor_type"_a.none(),
         "The dispatch key of a @flyc.jit call's positional arguments "
-        "(buffers and Python numbers), or None");
+        "(numpy arrays, torch tensors and Python numbers), or None");
   nb::class_<ArgumentPacker>(m, "ArgumentPacker")
-      .def(nb::init<nb::object, nb::list, nb::list, nb::object>(), "entry"_a,
-           "params"_a, "slots"_a, "descriptor_type"_a,
+      .def(nb::init<nb::object, nb::list, nb::list, nb::object, nb::object,
+                    bool>(),
+           "entry"_a, "params"_a, "slots"_a, "descriptor_type"_a,
+           "torch_tensor_type"_a.none(), "host_memory"_a,
            "The native warm-call path of a host entry (see "
            "bindings/ArgumentPacker.cpp for `params` and `slots`)")
       .def_prop_ro("current", &ArgumentPacker::current,

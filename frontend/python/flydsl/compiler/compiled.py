@@ -10,6 +10,7 @@ import atexit
 import json
 import re
 import struct
+import sys
 import weakref
 
 from .. import _fly
@@ -47,6 +48,7 @@ class CompiledFunction:
         # The native warm-call path (_fly.ArgumentPacker), made after the
         # first call; False when this function's arguments cannot take it.
         self._native = None
+        self._native_torch = None  # torch.Tensor when the packer was made
 
     def to_bytes(self) -> bytes:
         """The disk-cache payload: a JSON header, then the code objects and
@@ -188,11 +190,17 @@ class CompiledFunction:
         if native:
             if not kwargs and native.call(args):
                 return
-            if not native.current:  # another runtime since: made again below
+            if self._native_stale():  # made again below
                 native = self._native = None
         self._run(self.pack(*args, **kwargs))
         if native is None:
             self._native = self._native_packer()
+
+    def _native_stale(self) -> bool:
+        """Whether the packer should be made again: another runtime was
+        installed since, or torch was imported after it was made."""
+        return not self._native.current or (self._native_torch is None
+                                            and torch_tensor_type() is not None)
 
     def _native_packer(self):
         """The native warm-call path for positional calls: checks and packs
@@ -216,7 +224,8 @@ class CompiledFunction:
                 formats, itemsize = _BUFFER_FORMATS[element]
                 params.append(("tensor", element, formats, itemsize, compiled.rank,
                                [tuple(x) for x in compiled._static],
-                               [tuple(x) for x in compiled._dynamic], compiled.spec.align))
+                               [tuple(x) for x in compiled._dynamic], compiled.spec.align,
+                               _torch_dtype(element)))
             elif kind == "scalar" and compiled.startswith("i"):
                 params.append(("int",))
             elif kind == "scalar" and compiled in ("f32", "f64"):
@@ -246,7 +255,9 @@ class CompiledFunction:
             else:
                 slots.append((arg["offset"], arg["format"], param, -1))
         try:
-            return _fly.ArgumentPacker(self._entry, params, slots, args_mod.TensorDescriptor)
+            self._native_torch = torch_tensor_type()
+            return _fly.ArgumentPacker(self._entry, params, slots, args_mod.TensorDescriptor,
+                                       self._native_torch, self.emulator)
         except ValueError:  # a value format it does not write
             return False
 
@@ -269,7 +280,7 @@ class CompiledFunction:
         if native:
             if not kwargs and native.call(args):
                 return
-            if not native.current:
+            if self._native_stale():
                 native = self._native = None
         layout, fields, _ = self._packing()
         if not kwargs and len(args) == len(self.signature.parameters):
@@ -324,9 +335,29 @@ class CompiledFunction:
 
 
 # Element type -> (the buffer-protocol format characters of arrays that
-# hold it, the item size): what the native packer accepts.
+# hold it, the item size): what the native packer accepts (numpy has no
+# bfloat16: only torch tensors of it).
 _BUFFER_FORMATS = {"f32": ("f", 4), "f16": ("e", 2), "f64": ("d", 8), "i8": ("bB", 1),
-                   "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1)}
+                   "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1),
+                   "bf16": ("", 2)}
+
+
+def torch_tensor_type():
+    """torch.Tensor if torch is imported (never imported for this)."""
+    torch = sys.modules.get("torch")
+    return getattr(torch, "Tensor", None)
+
+
+def _torch_dtype(element: str):
+    """The torch.dtype whose tensors the native packer may take for
+    `element`: the signed one of each width (the Python path takes the
+    unsigned ones too, as the same element), None without torch."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    name = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
+            "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"}[element]
+    return getattr(torch, name, None)
 
 
 def _same_constant(value, compiled) -> bool:

@@ -20,7 +20,7 @@ from .errors import CompileError, FlyDSLError, TraceError
 from .ir import parse_type
 from .trace import Trace
 from .tracer import Tracer
-from .compiled import CompiledFunction
+from .compiled import CompiledFunction, torch_tensor_type
 from .runtime import target_runtime
 from .signature import (Stream, StreamValue, bind_arguments, constexpr_type, evaluated_signature,
                         is_constexpr)
@@ -145,7 +145,7 @@ class JitFunction:
         env = Environment.current()
         fast = None
         if self._fast_ok and not kwargs and len(args) == self._arity:
-            fast = _fly.jit_key(args)
+            fast = _fly.jit_key(args, torch_tensor_type())
             if fast is None:
                 fast = self._fast_key(args)
             if fast is not None and self._constexpr_positions:
