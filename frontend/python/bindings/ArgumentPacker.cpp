@@ -6,15 +6,16 @@
 // (fly/HostEntry.h's ABI) on the stack and calls the host entry, without a
 // Python object per value.
 //
-//   packer = _fly.ArgumentPacker(entry, params, slots)
+//   packer = _fly.ArgumentPacker(entry, params, slots, TensorDescriptor,
+//                                torch.Tensor or None, host_memory)
 //   packer.call(args)   # True: called; False: not handled, nothing done
 //
 // It handles the common cases only: numpy arrays (and anything else with
 // the buffer protocol), torch tensors (dtype, shape, stride(), data_ptr();
-// on the CPU for the emulator) and flyc.from_dlpack descriptors (their
-// element, shape, strides and address attributes) for tensors, Python
-// ints / floats / bools for
-// scalars, and Constexpr values equal to the compiled ones. For anything
+// on the CPU when `host_memory`, i.e. for the emulator) and
+// flyc.from_dlpack descriptors (their element, shape, strides and address
+// attributes) for tensors, Python ints / floats / bools for scalars, and
+// Constexpr values equal to the compiled ones. For anything
 // else, or any argument that does not match, `call` returns False before
 // doing anything, and the front end takes its Python path, which either
 // handles the argument or raises the error naming it: the messages live in
@@ -47,7 +48,6 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
 
 #include <cstring>
 #include <vector>
