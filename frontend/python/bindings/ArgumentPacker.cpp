@@ -65,6 +65,27 @@ namespace {
 constexpr int kMaxRank = 8;
 constexpr size_t kMaxParams = 16; // more: always the Python path
 
+/// An attribute or a no-argument method's result, by a name interned once
+/// (the calls are on every warm call's path).
+struct Name {
+  explicit Name(const char *text) : object(PyUnicode_InternFromString(text)) {}
+  PyObject *object; // immortal for the process
+};
+nb::object attribute(PyObject *owner, const Name &name) {
+  return nb::steal(PyObject_GetAttr(owner, name.object));
+}
+nb::object callMethod(PyObject *owner, const Name &name) {
+  return nb::steal(PyObject_CallMethodNoArgs(owner, name.object));
+}
+const Name &dtypeName() { static const Name n("dtype"); return n; }
+const Name &isCpuName() { static const Name n("is_cpu"); return n; }
+const Name &shapeName() { static const Name n("shape"); return n; }
+const Name &strideName() { static const Name n("stride"); return n; }
+const Name &stridesName() { static const Name n("strides"); return n; }
+const Name &dataPtrName() { static const Name n("data_ptr"); return n; }
+const Name &elementName() { static const Name n("element"); return n; }
+const Name &addressName() { static const Name n("address"); return n; }
+
 struct TensorParam {
   std::string element; // the MLIR element type, as descriptors name it
   nb::object torchDtype; // the torch.dtype of that element, or None
@@ -287,21 +308,21 @@ private:
   /// A torch tensor: its dtype (one of torch's dtype singletons), shape,
   /// stride(), data_ptr(); on the emulator it must be in host memory.
   bool readTorch(PyObject *arg, const TensorParam &t, TensorView &view) const {
-    nb::object dtype = nb::steal(PyObject_GetAttrString(arg, "dtype"));
+    nb::object dtype = attribute(arg, dtypeName());
     if (!dtype || dtype.ptr() != t.torchDtype.ptr()) {
       PyErr_Clear();
       return false;
     }
     if (hostMemory) {
-      nb::object cpu = nb::steal(PyObject_GetAttrString(arg, "is_cpu"));
+      nb::object cpu = attribute(arg, isCpuName());
       if (!cpu || cpu.ptr() != Py_True) {
         PyErr_Clear();
         return false;
       }
     }
-    nb::object shape = nb::steal(PyObject_GetAttrString(arg, "shape"));
-    nb::object strides = nb::steal(PyObject_CallMethod(arg, "stride", nullptr));
-    nb::object address = nb::steal(PyObject_CallMethod(arg, "data_ptr", nullptr));
+    nb::object shape = attribute(arg, shapeName());
+    nb::object strides = callMethod(arg, strideName());
+    nb::object address = callMethod(arg, dataPtrName());
     if (!shape || !strides || !address || !PyTuple_Check(shape.ptr()) ||
         !PyTuple_Check(strides.ptr()) || !PyLong_Check(address.ptr()) ||
         PyTuple_GET_SIZE(shape.ptr()) != t.rank ||
@@ -362,10 +383,10 @@ private:
   /// elements) and address attributes.
   static bool readDescriptor(PyObject *arg, const TensorParam &t,
                              TensorView &view) {
-    nb::object element = nb::steal(PyObject_GetAttrString(arg, "element"));
-    nb::object shape = nb::steal(PyObject_GetAttrString(arg, "shape"));
-    nb::object strides = nb::steal(PyObject_GetAttrString(arg, "strides"));
-    nb::object address = nb::steal(PyObject_GetAttrString(arg, "address"));
+    nb::object element = attribute(arg, elementName());
+    nb::object shape = attribute(arg, shapeName());
+    nb::object strides = attribute(arg, stridesName());
+    nb::object address = attribute(arg, addressName());
     if (!element || !shape || !strides || !address ||
         !PyUnicode_Check(element.ptr()) || !PyTuple_Check(shape.ptr()) ||
         !PyTuple_Check(strides.ptr()) || !PyLong_Check(address.ptr())) {
@@ -496,9 +517,9 @@ nb::object jitKey(nb::handle argsObject, nb::handle torchTensorType) {
         PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
       // torch: the type, the dtype (a singleton), the strides and the
       // address modulo 16, as the Python key has them.
-      nb::object dtype = nb::steal(PyObject_GetAttrString(arg, "dtype"));
-      nb::object strides = nb::steal(PyObject_CallMethod(arg, "stride", nullptr));
-      nb::object address = nb::steal(PyObject_CallMethod(arg, "data_ptr", nullptr));
+      nb::object dtype = attribute(arg, dtypeName());
+      nb::object strides = callMethod(arg, strideName());
+      nb::object address = callMethod(arg, dataPtrName());
       if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
         PyErr_Clear();
         return nb::none();
