@@ -10,7 +10,9 @@ For each reference kernel (examples/*.py) on one chip:
   the host entry to the launch entry; the runtime is the recording launch
   table of the tests (build/lib/libfly-launch-double.so, no GPU), so this is
   FlyDSL's own dispatch cost;
-- warm compiled: the same through the object `flyc.compile` returned;
+- warm compiled: the same through the object `flyc.compile` returned
+  (and a second table: the vector add's warm calls with numpy arrays,
+  torch tensors and from_dlpack descriptors);
 - RSS: the peak resident memory a cold compile adds in a fresh process
   (importing flydsl included) over the interpreter with numpy.
 
@@ -177,6 +179,34 @@ def main():
         flyc.Environment.reload()
         print(f"{name:<16}{first:>12.1f}{median:>13.1f}{hit_ms:>10.2f}{process_ms:>10.0f}"
               f"{jit_us:>10.1f}{compiled_us:>15.1f}{rss:>8.0f}")
+    warm_by_argument_kind()
+
+
+def warm_by_argument_kind():
+    """The vector add's warm calls by what the caller passes: numpy arrays,
+    torch CPU tensors (when torch is installed) and from_dlpack
+    descriptors, through @flyc.jit and through flyc.compile's object."""
+    import numpy as np
+
+    os.environ["COMPILE_ONLY"] = "0"
+    flyc.Environment.reload()
+    mod = load("vector_add")
+    a = np.zeros((100, 200), np.float32)
+    kinds = {"numpy": (a, a.copy(), a.copy())}
+    try:
+        import torch
+        kinds["torch"] = tuple(torch.from_numpy(x) for x in kinds["numpy"])
+    except ImportError:
+        pass
+    kinds["from_dlpack"] = tuple(flyc.from_dlpack(x).mark_layout_dynamic(divisibility=4)
+                                 for x in kinds["numpy"])
+    print("\nvector_add warm calls by argument kind, µs")
+    print(f"{'arguments':<16}{'warm jit':>10}{'warm compiled':>15}")
+    for kind, args in kinds.items():
+        compiled = flyc.compile(mod.vector_add, *args)
+        print(f"{kind:<16}{warm_us(mod.vector_add, args):>10.1f}{warm_us(compiled, args):>15.1f}")
+    os.environ["COMPILE_ONLY"] = "1"
+    flyc.Environment.reload()
 
 
 if __name__ == "__main__":
