@@ -101,3 +101,23 @@ def _flydsl_cache_dir(tmp_path_factory):
     whole test session, never in the user's ~/.flydsl/cache."""
     os.environ["FLYDSL_RUNTIME_CACHE_DIR"] = str(tmp_path_factory.mktemp("flydsl-cache"))
     yield
+
+
+@pytest.fixture
+def fly_env(monkeypatch):
+    """Sets the front end's environment variables for one test --
+    `fly_env(ARCH="gfx1100", COMPILE_ONLY=None)`, None unsets -- and has
+    flydsl read them again; everything is restored after the test."""
+    import flydsl.compiler as flyc
+
+    def set_env(**values):
+        for name, value in values.items():
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        flyc.Environment.reload()
+
+    yield set_env
+    monkeypatch.undo()
+    flyc.Environment.reload()

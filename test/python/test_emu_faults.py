@@ -11,7 +11,6 @@ fly/runtime/Emu.h). Everything runs in this interpreter: surviving the
 fault, and launching correctly afterwards, is the point.
 """
 
-import os
 
 import numpy as np
 import pytest
@@ -24,23 +23,10 @@ BLOCK = 64
 FAR = 1 << 40  # elements: 4 TiB from the array
 
 
-def _set_env(**values):
-    saved = {k: os.environ.get(k) for k in values}
-    for k, v in values.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    flyc.Environment.reload()
-    return saved
-
-
 @pytest.fixture(autouse=True)
-def emulator():
+def emulator(fly_env):
     """Kernels run on the CPU emulator for gfx942."""
-    saved = _set_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
-    yield
-    _set_env(**saved)
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
 
 
 @flyc.kernel

@@ -22,13 +22,8 @@ BLOCK = 256
 
 
 @pytest.fixture(autouse=True)
-def emulator(monkeypatch):
-    monkeypatch.setenv("ARCH", "gfx942")
-    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
-    flyc.Environment.reload()
-    yield
-    monkeypatch.undo()
-    flyc.Environment.reload()
+def emulator(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
 
 
 def elementwise(fn, dtype=fx.Float32):

@@ -22,14 +22,10 @@ CHIPS = [("gfx942", 64), ("gfx1100", 32)]
 
 
 @pytest.fixture
-def chip(request, monkeypatch):
+def chip(request, fly_env):
     arch, wave = request.param
-    monkeypatch.setenv("ARCH", arch)
-    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
-    flyc.Environment.reload()
-    yield arch, wave
-    monkeypatch.undo()
-    flyc.Environment.reload()
+    fly_env(ARCH=arch, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    return arch, wave
 
 
 def make_reduction(wave: int):

@@ -39,20 +39,9 @@ def dims(Out, g0, g1, g2, b0, b1, b2):
     dims_kernel(Out).launch(grid=(g0, g1, g2), block=(b0, b1, b2))  # run-time sizes
 
 
-@pytest.fixture
-def env(monkeypatch):
-    def set_env(**values):
-        for k, v in values.items():
-            monkeypatch.setenv(k, v)
-        flyc.Environment.reload()
-    yield set_env
-    monkeypatch.undo()
-    flyc.Environment.reload()
-
-
 @pytest.mark.parametrize("chip", _fly.supported_chips())
-def test_every_chip_compiles_without_the_device_library(env, chip):
-    env(COMPILE_ONLY="1", ARCH=chip, FLYDSL_RUNTIME_KIND="hip")
+def test_every_chip_compiles_without_the_device_library(fly_env, chip):
+    fly_env(COMPILE_ONLY="1", ARCH=chip, FLYDSL_RUNTIME_KIND="hip")
     out = np.zeros((8, 6), np.int32)
     compiled = flyc.compile(dims, out, 1, 1, 1, 8, 1, 1)
     isa = compiled.isa()
@@ -64,8 +53,8 @@ def test_every_chip_compiles_without_the_device_library(env, chip):
 @pytest.mark.parametrize("grid, block", [((3, 1, 1), (64, 1, 1)), ((2, 3, 2), (8, 4, 2)),
                                          ((1, 1, 5), (1, 1, 7)), ((4, 2, 1), (33, 3, 1))])
 @pytest.mark.parametrize("chip", ["gfx942", "gfx1100"])
-def test_dims_on_the_emulator(env, chip, grid, block):
-    env(ARCH=chip, FLYDSL_RUNTIME_KIND="emu")
+def test_dims_on_the_emulator(fly_env, chip, grid, block):
+    fly_env(ARCH=chip, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
     n = int(np.prod(grid) * np.prod(block))
     out = np.full((n, 6), -1, np.int32)
     dims(out, *grid, *block)

@@ -18,7 +18,6 @@ After each error a correct call still runs on the emulator and gives the
 numpy result. Error lines are found by `# L:<name>` markers.
 """
 
-import os
 import re
 from pathlib import Path
 
@@ -36,35 +35,16 @@ _LINES = {text.split("# L:")[1].split()[0]: i
           if "# L:" in text}
 
 
-def _set_env(**values):
-    saved = {k: os.environ.get(k) for k in values}
-    for k, v in values.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    flyc.Environment.reload()
-    return saved
-
-
 @pytest.fixture(autouse=True)
-def emulator():
+def emulator(fly_env):
     """Kernels run on the CPU emulator for gfx942."""
-    saved = _set_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
-    yield
-    _set_env(**saved)
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
 
 
 @pytest.fixture
-def compile_only():
+def compile_only(fly_env):
     """Compiles for a chip given by the test, without running."""
-    saved = {k: os.environ.get(k) for k in ("FLYDSL_RUNTIME_KIND", "ARCH", "COMPILE_ONLY")}
-
-    def use(chip):
-        _set_env(FLYDSL_RUNTIME_KIND=None, ARCH=chip, COMPILE_ONLY="1")
-
-    yield use
-    _set_env(**saved)
+    return lambda chip: fly_env(FLYDSL_RUNTIME_KIND=None, ARCH=chip, COMPILE_ONLY="1")
 
 
 # -- kernels and host functions -------------------------------------------------
@@ -241,14 +221,11 @@ def dynamic_lds(A, smem):
     lds_round_trip(A).launch(grid=(1, 1, 1), block=(64, 1, 1), smem=smem)  # a run-time size
 
 
-def test_emulator_lds_limit_follows_the_chip(monkeypatch):
+def test_emulator_lds_limit_follows_the_chip(fly_env):
     """The emulator enforces the chip's LDS size, not a fixed 64 KiB: 100000
     bytes fit a gfx950 workgroup (160 KiB) but not a gfx942 one."""
-    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
-    monkeypatch.delenv("COMPILE_ONLY", raising=False)
     for chip, fits in (("gfx950", True), ("gfx942", False)):
-        monkeypatch.setenv("ARCH", chip)
-        flyc.Environment.reload()
+        fly_env(FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None, ARCH=chip)
         a = np.zeros(64, np.float32)
         if fits:
             dynamic_lds(a, 100000)
@@ -256,8 +233,6 @@ def test_emulator_lds_limit_follows_the_chip(monkeypatch):
         else:
             with pytest.raises(flyc.FlyDSLError, match="exceeds the limit of 65536 bytes"):
                 dynamic_lds(a, 100000)
-    monkeypatch.undo()
-    flyc.Environment.reload()
 
 
 # -- dynamic dimensions: the runtime's error, readable ---------------------------

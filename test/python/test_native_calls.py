@@ -34,16 +34,11 @@ def double():
 
 
 @pytest.fixture
-def recording(double, monkeypatch):
-    monkeypatch.setenv("ARCH", "gfx942")
-    monkeypatch.setenv("FLYDSL_RUNTIME_KIND", "emu")
-    monkeypatch.delenv("COMPILE_ONLY", raising=False)
-    flyc.Environment.reload()
+def recording(double, fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
     _fly.set_launch_table(double.table)
     yield double
     _fly.set_launch_table(0)
-    monkeypatch.undo()
-    flyc.Environment.reload()
 
 
 @flyc.kernel
