@@ -17,6 +17,7 @@
 #include "fly/runtime/Emu.h"
 
 #include "HostBuiltins.h"
+#include "Printf.h"
 
 #include "fly/Cache/HostObject.h"
 
@@ -86,6 +87,11 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
          (void *)&fly_emu_buffer_atomic_address);
   define("fly_emu_matrix", (void *)&fly_emu_matrix);
   define("fly_emu_trap", (void *)&fly_emu_trap);
+  // The device library's printf ABI, on the host (Printf.cpp).
+  define("__ockl_printf_begin", (void *)&fly_emu_printf_begin);
+  define("__ockl_printf_append_string_n",
+         (void *)&fly_emu_printf_append_string_n);
+  define("__ockl_printf_append_args", (void *)&fly_emu_printf_append_args);
   // Compiler-runtime helpers older libgcc lacks (HostBuiltins.cpp).
   define("__truncsfbf2", (void *)&fly_emu_truncsfbf2);
   define("__truncdfbf2", (void *)&fly_emu_truncdfbf2);

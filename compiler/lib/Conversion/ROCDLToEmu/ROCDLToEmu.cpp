@@ -359,8 +359,13 @@ bool isEmulatedIntrinsic(LLVM::CallIntrinsicOp op) {
          isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType()));
 }
 
-/// A device function the host cannot link.
+/// A device function the host cannot link. The device library's printf
+/// ABI (what gpu.printf becomes) the emulator's launch table provides.
 bool isDeviceOnlyCallee(StringRef callee) {
+  if (llvm::is_contained({"__ockl_printf_begin", "__ockl_printf_append_args",
+                          "__ockl_printf_append_string_n"},
+                         callee))
+    return false;
   return callee.starts_with("llvm.amdgcn.") ||
          callee.starts_with("__ockl_") || callee.starts_with("__ocml_");
 }

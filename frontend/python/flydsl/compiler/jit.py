@@ -169,6 +169,7 @@ class JitFunction:
 
         start = time.perf_counter()
         trace = Trace()
+        trace.emulator = emulator
         b = trace.builder
         dynamic = [(n, parse_type(s.type_text() if k == "tensor" else s))
                    for n, k, s in specs if k != "constexpr"]

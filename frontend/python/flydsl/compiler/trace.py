@@ -21,6 +21,7 @@ class Trace:
         self.gpu_modules: list[str] = []  # module texts, in order
         self.kernels: dict = {}  # (kernel, signature key) -> symbol
         self.host_lines: list[str] = []
+        self.emulator = False  # compiled for the CPU emulator (fx.printf needs it)
 
     @classmethod
     def current(cls) -> "Trace":

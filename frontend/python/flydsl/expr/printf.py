@@ -1,33 +1,64 @@
 """fx.printf(fmt, *args): formatted printing from a kernel (SPEC §7).
 
-It would be `gpu.printf`, which convert-gpu-to-rocdl (runtime=HIP) lowers
-to the hostcall printf of the ROCm device library: calls of
-`__ockl_printf_begin`, `__ockl_printf_append_args` and
-`__ockl_printf_append_string_n`, whose code lives in ockl's bitcode and the
-HIP runtime's hostcall buffer. FlyDSL links code objects in process without
-the ROCm device libraries, so such a module does not link ("ROCm amdgcn
-bitcode path ... does not exist"). Rather than a broken path, fx.printf is a
-TraceError at the call that says so; the arguments are checked first, so
-that a kernel written for a future printf is already well formed.
+It is `gpu.printf`, which convert-gpu-to-rocdl (runtime=HIP) lowers to the
+printf ABI of the ROCm device library: calls of `__ockl_printf_begin`,
+`__ockl_printf_append_string_n` and `__ockl_printf_append_args`.
+
+- On the CPU emulator those are host functions (runtime/emu/Printf.cpp):
+  each work-item that runs the call prints one line to stdout, formatted
+  as the HIP host does (C printf conversions; an integer conversion
+  without `l` reads 32 bits).
+- For a GPU, their code lives in ockl's bitcode and the HIP runtime's
+  hostcall buffer, and FlyDSL links code objects in process without the
+  ROCm device libraries: there fx.printf is a TraceError at the call that
+  says so (run with FLYDSL_RUNTIME_KIND=emu to see the output).
+
+Arguments: scalar numerics (floats are printed as doubles, integers
+extended to 64 bits) and Python numbers (an int becomes an Int32 unless it
+needs 64 bits, a float a Float64).
 """
 
 from __future__ import annotations
 
+from ..compiler.trace import Trace, builder
 from . import numeric as nm
 from ._elementwise import fail
 
 __all__ = ["printf"]
 
 
+def _mlir_string(text: str) -> str:
+    """`text` as an MLIR string literal's contents."""
+    out = []
+    for byte in text.encode():
+        ch = chr(byte)
+        out.append(ch if 32 <= byte < 127 and ch not in '"\\' else f"\\{byte:02X}")
+    return "".join(out)
+
+
+def _operand(a):
+    if isinstance(a, bool):
+        return nm.constant(a, nm.Boolean)
+    if isinstance(a, int):
+        return nm.constant(a, nm.Int32 if -2**31 <= a < 2**31 else nm.Int64)
+    if isinstance(a, float):
+        return nm.constant(a, nm.Float64)
+    return a
+
+
 def printf(fmt: str, *args) -> None:
-    """Prints from every thread that runs it (not available: see the module)."""
+    """Prints from every work-item that runs it (on the emulator)."""
     if not isinstance(fmt, str):
         fail(f"fx.printf: the format must be a Python str, not {type(fmt).__name__}")
     for a in args:
         if isinstance(a, nm.Vector) or not isinstance(a, (nm.Numeric, bool, int, float)):
             fail(f"fx.printf: cannot print a {type(a).__name__} (scalar numerics and "
                  "Python numbers only)")
-    fail("fx.printf is not available: gpu.printf lowers to the HIP hostcall printf "
-         "(__ockl_printf_begin/__ockl_printf_append_args) of the ROCm device library, "
-         "which FlyDSL does not link (code objects are linked in process without the "
-         "ROCm device libraries). Write values to an output tensor instead")
+    if not Trace.current().emulator:
+        fail("fx.printf is not available for a GPU: gpu.printf lowers to the HIP hostcall "
+             "printf (__ockl_printf_begin/__ockl_printf_append_args) of the ROCm device "
+             "library, which FlyDSL does not link (code objects are linked in process "
+             "without the ROCm device libraries). It works on the CPU emulator "
+             "(FLYDSL_RUNTIME_KIND=emu); on a GPU, write values to an output tensor")
+    operands = [_operand(a) for a in args]
+    builder().op("gpu.printf", [o.ir for o in operands], [], f'format = "{_mlir_string(fmt)}"')

@@ -111,7 +111,9 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     readlane of a value that is not 32 bits or less or a
     whole number of words, buffer accesses wider than 16 bytes, a call of
     any other `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_`
-    device-library function, pointers in address spaces 7 or 9 (buffer
+    device-library function (but the printf ABI gpu.printf becomes,
+    `__ockl_printf_begin`, `_append_string_n` and `_append_args`, which the
+    emulator's launch table provides and leaves as calls), pointers in address spaces 7 or 9 (buffer
     fat and strided pointers), and ids, collectives, buffer ops or LDS
     addresses used outside a kernel (device functions would need the
     context threaded through their calls).

@@ -1,0 +1,77 @@
+"""fx.printf on the CPU emulator: gpu.printf lowers to the device library's
+printf ABI (__ockl_printf_begin / _append_string_n / _append_args), which
+the emulator implements on the host (runtime/emu/Printf.cpp). Each
+work-item prints one line; the expected text is Python's own %-formatting
+of the same values (integer conversions without `l` read 32 bits, as the
+HIP host does). For a GPU it stays a TraceError at the call.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+from flydsl.compiler import TraceError
+
+THIS_FILE = str(Path(__file__).resolve())
+BLOCK = 8
+
+
+@flyc.kernel
+def printing(A: fx.Tensor, n: fx.Int32, scale: fx.Float32):
+    t = fx.block_idx.x * BLOCK + fx.thread_idx.x
+    fx.printf("t=%d a=%.3f n=%u hex=%x wide=%lld neg=%d e=%e c=%c %5.1f%%\n",
+              t, A[t], n, t * 255, 1 << 40, -3 - t, A[t] * scale, 65 + t % 26, scale)
+
+
+@flyc.jit
+def run(A, n, scale):
+    printing(A, n, scale).launch(grid=(A.shape[0] // BLOCK, 1, 1), block=(BLOCK, 1, 1))
+
+
+def expected(a, n, scale):
+    f32 = np.float32
+    lines = []
+    for t, value in enumerate(a):
+        lines.append("t=%d a=%.3f n=%u hex=%x wide=%d neg=%d e=%e c=%c %5.1f%%" % (
+            t, value, n, t * 255, 1 << 40, -3 - t, f32(value) * f32(scale), 65 + t % 26, scale))
+    return lines
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx1100"])
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_printf_prints_every_work_item(fly_env, capfd, chip, blocks):
+    fly_env(ARCH=chip, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    a = (np.arange(blocks * BLOCK, dtype=np.float32) - 4) * 1.25
+    capfd.readouterr()
+    run(a, 7, 2.5)
+    out = capfd.readouterr().out.splitlines()
+    # Workgroups may run on several threads: lines in any order, each whole.
+    assert sorted(out) == sorted(expected(a, 7, 2.5))
+
+
+def gpu_printf(x):
+    fx.printf("%f\n", x)  # L:gpu
+
+
+def test_printf_for_a_gpu_is_a_located_error(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND=None, COMPILE_ONLY="1")
+
+    @flyc.kernel
+    def k(A: fx.Tensor):
+        gpu_printf(A[fx.thread_idx.x])
+
+    @flyc.jit
+    def launch(A):
+        k(A).launch(grid=(1, 1, 1), block=(1, 1, 1))
+
+    with pytest.raises(TraceError, match=re.escape("It works on the CPU emulator")) as e:
+        launch(np.zeros(1, np.float32))
+    line = next(i for i, text in enumerate(Path(THIS_FILE).read_text().splitlines(), 1)
+                if "# L:gpu" in text)
+    assert (e.value.filename, e.value.lineno) == (THIS_FILE, line)
