@@ -75,3 +75,46 @@ def test_printf_for_a_gpu_is_a_located_error(fly_env):
     line = next(i for i, text in enumerate(Path(THIS_FILE).read_text().splitlines(), 1)
                 if "# L:gpu" in text)
     assert (e.value.filename, e.value.lineno) == (THIS_FILE, line)
+
+
+def test_printf_of_static_fly_values(fly_env, capfd):
+    """A static layout or shape takes a %s and prints as its value (part of
+    the format after convert-fly-to-rocdl)."""
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+
+    @flyc.kernel
+    def show(A: fx.Tensor):
+        layout = fx.make_layout(((2, 4), 8), ((1, 16), 2))
+        fx.printf("%d: %s of %s, %d%%\n", fx.thread_idx.x, layout,
+                  fx.int_tuple((3, (4, 5))), fx.size(layout))
+
+    @flyc.jit
+    def launch(A):
+        show(A).launch(grid=(1, 1, 1), block=(2, 1, 1))
+
+    capfd.readouterr()
+    launch(np.zeros(2, np.float32))
+    assert capfd.readouterr().out.splitlines() == [
+        "0: ((2,4),8):((1,16),2) of (3,(4,5)), 64%", "1: ((2,4),8):((1,16),2) of (3,(4,5)), 64%"]
+
+
+def dynamic_print(A):
+    fx.printf("%s\n", A.shape)  # L:dynamic
+
+
+def test_printf_of_a_dynamic_fly_value_is_a_located_error(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+
+    @flyc.kernel
+    def k(A: fx.Tensor):
+        dynamic_print(A)
+
+    @flyc.jit
+    def launch(A):
+        k(A).launch(grid=(1, 1, 1), block=(1, 1, 1))
+
+    with pytest.raises(TraceError, match=re.escape("is dynamic: print its leaves")) as e:
+        launch(np.zeros(4, np.float32))
+    line = next(i for i, text in enumerate(Path(THIS_FILE).read_text().splitlines(), 1)
+                if "# L:dynamic" in text)
+    assert (e.value.filename, e.value.lineno) == (THIS_FILE, line)

@@ -86,7 +86,7 @@ public:
 bool isConverted(Operation *op) {
   if (isa<MakePtrOp, PtrToLLVMOp, AddOffsetOp, ApplySwizzleOp, PtrLoadOp,
           PtrStoreOp, GetDynSharedOp, MemRefAllocaOp, CopyAtomCallOp,
-          CopyAtomCallSSAOp, MmaAtomCallOp, MmaAtomCallSSAOp>(op))
+          CopyAtomCallSSAOp, MmaAtomCallOp, MmaAtomCallSSAOp, PrintOp>(op))
     return true;
   if (auto view = dyn_cast<MakeViewOp>(op))
     return isa<MemTensorType>(view.getType());
@@ -363,6 +363,65 @@ struct GetDynSharedLowering : public OpConversionPattern<GetDynSharedOp> {
     rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(
         op, getTypeConverter()->convertType(op.getType()), kDynSharedSymbol);
     return success();
+  }
+};
+
+/// fly.print: gpu.printf of its scalars, each static fly value's text put
+/// into the format in place of its `%s` (with `%` doubled).
+struct PrintLowering : public OpConversionPattern<PrintOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef format = op.getFormat();
+    std::string out;
+    SmallVector<Value> args;
+    unsigned operand = 0;
+    for (size_t i = 0; i < format.size(); ++i) {
+      if (format[i] != '%') {
+        out += format[i];
+        continue;
+      }
+      if (i + 1 < format.size() && format[i + 1] == '%') {
+        out += "%%";
+        ++i;
+        continue;
+      }
+      size_t j = format.find_first_not_of("-+ #0123456789.hljztL", i + 1);
+      if (j == StringRef::npos)
+        j = format.size() - 1;
+      Value original = op.getValues()[operand];
+      Value value = adaptor.getValues()[operand];
+      ++operand;
+      if (isAlgebraType(original.getType())) {
+        out += printedValue(original.getType());
+      } else {
+        out += format.substr(i, j - i + 1).str();
+        if (value.getType().isIndex()) // printf has no index: i64
+          value = arith::IndexCastOp::create(rewriter, op.getLoc(),
+                                             rewriter.getI64Type(), value);
+        args.push_back(value);
+      }
+      i = j;
+    }
+    rewriter.replaceOpWithNewOp<gpu::PrintfOp>(op, out, args);
+    return success();
+  }
+
+  /// `(4,8):(1,4)` of `!fly.layout<(4,8):(1,4)>`, with `%` doubled.
+  static std::string printedValue(Type type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    type.print(os);
+    size_t open = text.find('<'), close = text.rfind('>');
+    std::string value = open == std::string::npos || close <= open
+                            ? text
+                            : text.substr(open + 1, close - open - 1);
+    std::string escaped;
+    for (char c : value)
+      escaped += c == '%' ? std::string("%%") : std::string(1, c);
+    return escaped;
   }
 };
 
@@ -771,6 +830,7 @@ void ConvertFlyToROCDL::runOnOperation() {
                ForwardOperand<MakeViewOp>, ForwardOperand<GetIterOp>,
                AddOffsetLowering, ApplySwizzleLowering, PtrLoadLowering,
                PtrStoreLowering, GetDynSharedLowering, MemRefAllocaLowering,
+               PrintLowering,
                CopyAtomCallLowering, CopyAtomCallSSALowering,
                MmaAtomCallLowering, MmaAtomCallSSALowering>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -1,6 +1,9 @@
 """fx.printf(fmt, *args): formatted printing from a kernel (SPEC §7).
 
-It is `gpu.printf`, which convert-gpu-to-rocdl (runtime=HIP) lowers to the
+It is `fly.print` (a C printf format, one conversion per argument; a
+static fly value -- a layout, a shape -- takes a `%s` and is printed as its
+value, `(4,8):(1,4)`, known at compile time). convert-fly-to-rocdl makes
+it a `gpu.printf`, which convert-gpu-to-rocdl (runtime=HIP) lowers to the
 printf ABI of the ROCm device library: calls of `__ockl_printf_begin`,
 `__ockl_printf_append_string_n` and `__ockl_printf_append_args`.
 
@@ -14,8 +17,8 @@ printf ABI of the ROCm device library: calls of `__ockl_printf_begin`,
   says so (run with FLYDSL_RUNTIME_KIND=emu to see the output).
 
 Arguments: scalar numerics (floats are printed as doubles, integers
-extended to 64 bits) and Python numbers (an int becomes an Int32 unless it
-needs 64 bits, a float a Float64).
+extended to 64 bits), Python numbers (an int becomes an Int32 unless it
+needs 64 bits, a float a Float64) and static fly values (`%s`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 from ..compiler.trace import Trace, builder
 from . import numeric as nm
 from ._elementwise import fail
+from .algebra import FlyValue
 
 __all__ = ["printf"]
 
@@ -37,6 +41,8 @@ def _mlir_string(text: str) -> str:
 
 
 def _operand(a):
+    if isinstance(a, FlyValue):
+        return a
     if isinstance(a, bool):
         return nm.constant(a, nm.Boolean)
     if isinstance(a, int):
@@ -51,9 +57,13 @@ def printf(fmt: str, *args) -> None:
     if not isinstance(fmt, str):
         fail(f"fx.printf: the format must be a Python str, not {type(fmt).__name__}")
     for a in args:
+        if isinstance(a, FlyValue):
+            if not a.ir.type.is_static:
+                fail(f"fx.printf: {a.ir.type} is dynamic: print its leaves (scalars) instead")
+            continue
         if isinstance(a, nm.Vector) or not isinstance(a, (nm.Numeric, bool, int, float)):
-            fail(f"fx.printf: cannot print a {type(a).__name__} (scalar numerics and "
-                 "Python numbers only)")
+            fail(f"fx.printf: cannot print a {type(a).__name__} (scalar numerics, Python "
+                 "numbers and static fly values only)")
     if not Trace.current().emulator:
         fail("fx.printf is not available for a GPU: gpu.printf lowers to the HIP hostcall "
              "printf (__ockl_printf_begin/__ockl_printf_append_args) of the ROCm device "
@@ -61,4 +71,4 @@ def printf(fmt: str, *args) -> None:
              "without the ROCm device libraries). It works on the CPU emulator "
              "(FLYDSL_RUNTIME_KIND=emu); on a GPU, write values to an output tensor")
     operands = [_operand(a) for a in args]
-    builder().op("gpu.printf", [o.ir for o in operands], [], f'format = "{_mlir_string(fmt)}"')
+    builder().op("fly.print", [o.ir for o in operands], [], f'format = "{_mlir_string(fmt)}"')

@@ -247,3 +247,29 @@ func.func @store_vec_size(%m: !fly.memref<f32, register, (4,2):(1,4)>, %v: vecto
   fly.memref.store_vec(%v, %m) : (vector<4xf32>, !fly.memref<f32, register, (4,2):(1,4)>)
   return
 }
+
+// -----
+
+func.func @print_dynamic_layout(%n: i32) {
+  %s = fly.make_int_tuple(%n) : (i32) -> !fly.int_tuple<?>
+  // expected-error @+1 {{'fly.print' op operand 0 is the dynamic '!fly.int_tuple<?>': only a static fly value can be printed (print its leaves, fly.get_leaves, as scalars)}}
+  fly.print(%s) {format = "%s\n"} : (!fly.int_tuple<?>) -> ()
+  return
+}
+
+// -----
+
+func.func @print_count(%x: f32) {
+  // expected-error @+1 {{'fly.print' op has 2 conversions in its format for 1 operands}}
+  fly.print(%x) {format = "%f %d\n"} : (f32) -> ()
+  return
+}
+
+// -----
+
+func.func @print_fly_value_needs_s() {
+  %l = fly.static : !fly.layout<4:1>
+  // expected-error @+1 {{'fly.print' op operand 0 is a fly value: its conversion must be %s}}
+  fly.print(%l) {format = "%d\n"} : (!fly.layout<4:1>) -> ()
+  return
+}

@@ -468,3 +468,49 @@ LogicalResult MakeFragmentLikeOp::evaluate(Evaluation &e) {
     return TensorValue{pointer, fragment};
   });
 }
+
+/// The conversions of a printf format, in order: the conversion character
+/// of each (`%%` is not one).
+static SmallVector<char> printfConversions(StringRef format) {
+  SmallVector<char> conversions;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    size_t j = format.find_first_not_of("-+ #0123456789.hljztL", i + 1);
+    conversions.push_back(j == StringRef::npos ? '\0' : format[j]);
+    i = j == StringRef::npos ? format.size() : j;
+  }
+  return conversions;
+}
+
+LogicalResult PrintOp::verify() {
+  SmallVector<char> conversions = printfConversions(getFormat());
+  if (conversions.size() != getValues().size())
+    return emitOpError("has ")
+           << conversions.size() << " conversions in its format for "
+           << getValues().size() << " operands";
+  for (auto [index, value, conversion] :
+       llvm::enumerate(getValues(), conversions)) {
+    Type type = value.getType();
+    if (isAlgebraType(type)) {
+      if (!isStatic(type))
+        return emitOpError("operand ")
+               << index << " is the dynamic " << type
+               << ": only a static fly value can be printed (print its "
+                  "leaves, fly.get_leaves, as scalars)";
+      if (conversion != 's')
+        return emitOpError("operand ")
+               << index << " is a fly value: its conversion must be %s";
+      continue;
+    }
+    if (!type.isIntOrIndexOrFloat())
+      return emitOpError("operand ")
+             << index << " is a " << type
+             << ": it prints scalars and static fly values";
+  }
+  return success();
+}

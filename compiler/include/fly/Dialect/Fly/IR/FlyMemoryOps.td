@@ -176,6 +176,21 @@ def Fly_MemRefStoreOp : Fly_MemoryOp<"memref.store"> {
   let hasVerifier = 1;
 }
 
+def Fly_PrintOp : Fly_MemoryOp<"print"> {
+  let summary = "formatted printing from a kernel (device printf)";
+  let description = [{
+    `fly.print(%a, %b) {format = "x = %d, layout = %s\n"}`: a C printf
+    format with one conversion per operand. A scalar operand (integer,
+    float, index) is printed by its conversion at run time; an operand of a
+    static fly algebra type (an int_tuple, a layout, a swizzle, a tile, ...)
+    takes a `%s` and is printed as its value, `(4,8):(1,4)` -- known at
+    compile time, it becomes part of the format. convert-fly-to-rocdl
+    lowers the op to `gpu.printf`. Every work-item that runs it prints.
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<AnyType>:$values);
+  let hasVerifier = 1;
+}
+
 def Fly_MemRefLoadVecOp
     : Fly_MemoryOp<"memref.load_vec",
                    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
