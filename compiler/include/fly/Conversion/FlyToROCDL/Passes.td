@@ -74,6 +74,10 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
       registers or shared memory) loads one element each of a, b and c,
       computes as above and stores d.
 
+    `fly.print` becomes `gpu.printf`: its scalar operands keep their
+    conversions (an index goes as i64), each static fly value's text (its
+    type's value, `(4,8):(1,4)`) replaces its `%s` in the format.
+
     Launch dimensions. In gpu.modules, `gpu.block_dim` and `gpu.grid_dim`
     are read from the HSA kernel dispatch packet
     (`llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"`, invariant loads):
