@@ -377,34 +377,29 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
     StringRef format = op.getFormat();
     std::string out;
     SmallVector<Value> args;
-    unsigned operand = 0;
-    for (size_t i = 0; i < format.size(); ++i) {
-      if (format[i] != '%') {
-        out += format[i];
-        continue;
-      }
-      if (i + 1 < format.size() && format[i + 1] == '%') {
-        out += "%%";
-        ++i;
-        continue;
-      }
-      size_t j = format.find_first_not_of("-+ #0123456789.hljztL", i + 1);
-      if (j == StringRef::npos)
-        j = format.size() - 1;
+    size_t copied = 0; // the format up to here is in `out`
+    auto copy = [&](size_t end) {
+      // Literal text, `%%` included, passes through as written.
+      out += format.slice(copied, end).str();
+      copied = end;
+    };
+    for (auto [operand, span] : llvm::enumerate(op.getConversions())) {
+      auto [begin, end] = span;
+      copy(begin);
+      copied = std::min(end + 1, format.size());
       Value original = op.getValues()[operand];
       Value value = adaptor.getValues()[operand];
-      ++operand;
       if (isAlgebraType(original.getType())) {
         out += printedValue(original.getType());
-      } else {
-        out += format.substr(i, j - i + 1).str();
-        if (value.getType().isIndex()) // printf has no index: i64
-          value = arith::IndexCastOp::create(rewriter, op.getLoc(),
-                                             rewriter.getI64Type(), value);
-        args.push_back(value);
+        continue;
       }
-      i = j;
+      out += format.slice(begin, copied).str();
+      if (value.getType().isIndex()) // printf has no index: i64
+        value = arith::IndexCastOp::create(rewriter, op.getLoc(),
+                                           rewriter.getI64Type(), value);
+      args.push_back(value);
     }
+    copy(format.size());
     rewriter.replaceOpWithNewOp<gpu::PrintfOp>(op, out, args);
     return success();
   }

@@ -469,10 +469,9 @@ LogicalResult MakeFragmentLikeOp::evaluate(Evaluation &e) {
   });
 }
 
-/// The conversions of a printf format, in order: the conversion character
-/// of each (`%%` is not one).
-static SmallVector<char> printfConversions(StringRef format) {
-  SmallVector<char> conversions;
+SmallVector<std::pair<size_t, size_t>> PrintOp::getConversions() {
+  StringRef format = getFormat();
+  SmallVector<std::pair<size_t, size_t>> conversions;
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%')
       continue;
@@ -480,21 +479,24 @@ static SmallVector<char> printfConversions(StringRef format) {
       ++i;
       continue;
     }
-    size_t j = format.find_first_not_of("-+ #0123456789.hljztL", i + 1);
-    conversions.push_back(j == StringRef::npos ? '\0' : format[j]);
-    i = j == StringRef::npos ? format.size() : j;
+    size_t end = format.find_first_not_of("-+ #0123456789.hljztL", i + 1);
+    if (end == StringRef::npos)
+      end = format.size();
+    conversions.push_back({i, end});
+    i = end;
   }
   return conversions;
 }
 
 LogicalResult PrintOp::verify() {
-  SmallVector<char> conversions = printfConversions(getFormat());
+  SmallVector<std::pair<size_t, size_t>> conversions = getConversions();
   if (conversions.size() != getValues().size())
     return emitOpError("has ")
            << conversions.size() << " conversions in its format for "
            << getValues().size() << " operands";
-  for (auto [index, value, conversion] :
-       llvm::enumerate(getValues(), conversions)) {
+  StringRef format = getFormat();
+  for (auto [index, value, span] : llvm::enumerate(getValues(), conversions)) {
+    char conversion = span.second < format.size() ? format[span.second] : 0;
     Type type = value.getType();
     if (isAlgebraType(type)) {
       if (!isStatic(type))

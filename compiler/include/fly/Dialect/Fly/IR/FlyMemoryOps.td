@@ -189,6 +189,12 @@ def Fly_PrintOp : Fly_MemoryOp<"print"> {
   }];
   let arguments = (ins StrAttr:$format, Variadic<AnyType>:$values);
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The conversions of the format, in order (`%%` is not one): the
+    /// offset of each `%` and of its conversion character (the format's
+    /// end when it has none).
+    ::llvm::SmallVector<std::pair<size_t, size_t>> getConversions();
+  }];
 }
 
 def Fly_MemRefLoadVecOp
