@@ -314,33 +314,30 @@ double decodeFp8(uint8_t x, bool wide, bool ocp) {
   return negative ? -value : value;
 }
 
+// Element e of the registers as a T (elements packed at sizeof(T)).
+template <typename T> T elementAt(const uint8_t *regs, uint32_t e) {
+  T value;
+  std::memcpy(&value, regs + sizeof(T) * e, sizeof(T));
+  return value;
+}
+
 // Element e of `type` in `regs`; `sign` for IU8/IU4, `ocp` for FP8/BF8.
 double readElem(const uint8_t *regs, Elem type, uint32_t e, bool sign,
                 bool ocp) {
   switch (type) {
-  case Elem::F32: {
-    float f;
-    std::memcpy(&f, regs + 4 * e, 4);
-    return f;
-  }
+  case Elem::F32:
+    return elementAt<float>(regs, e);
   case Elem::XF32: {
     // TF32: round to nearest even to 10 mantissa bits (not NaN, inf).
-    uint32_t bits;
-    std::memcpy(&bits, regs + 4 * e, 4);
+    uint32_t bits = elementAt<uint32_t>(regs, e);
     if ((bits & 0x7F800000u) != 0x7F800000u)
       bits = (bits + 0xFFFu + ((bits >> 13) & 1)) & ~0x1FFFu;
     return floatOfBits(bits);
   }
-  case Elem::F16: {
-    _Float16 h;
-    std::memcpy(&h, regs + 2 * e, 2);
-    return double(h);
-  }
-  case Elem::BF16: {
-    uint16_t h;
-    std::memcpy(&h, regs + 2 * e, 2);
-    return floatOfBits(uint32_t(h) << 16);
-  }
+  case Elem::F16:
+    return double(elementAt<_Float16>(regs, e));
+  case Elem::BF16:
+    return floatOfBits(uint32_t(elementAt<uint16_t>(regs, e)) << 16);
   case Elem::I8:
     return int8_t(regs[e]);
   case Elem::IU8:
@@ -349,16 +346,10 @@ double readElem(const uint8_t *regs, Elem type, uint32_t e, bool sign,
     int nibble = (regs[e / 2] >> (4 * (e % 2))) & 0xF;
     return sign && nibble >= 8 ? nibble - 16 : nibble;
   }
-  case Elem::F64: {
-    double d;
-    std::memcpy(&d, regs + 8 * e, 8);
-    return d;
-  }
-  case Elem::I32: {
-    int32_t i;
-    std::memcpy(&i, regs + 4 * e, 4);
-    return i;
-  }
+  case Elem::F64:
+    return elementAt<double>(regs, e);
+  case Elem::I32:
+    return elementAt<int32_t>(regs, e);
   case Elem::FP8:
   case Elem::BF8:
     return decodeFp8(regs[e], type == Elem::BF8, ocp);

@@ -14,7 +14,6 @@ import random
 import re
 import subprocess
 
-import pytest
 from pycute import ComposedLayout, Layout, Swizzle, size
 
 SEED = int(os.environ.get("FLY_TEST_SEED", "2026"))

@@ -19,7 +19,6 @@ import csv
 import json
 import re
 import struct
-import subprocess
 import zlib
 from functools import lru_cache
 
@@ -27,6 +26,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO_ROOT, _build_tool
+from emu_run import run_kernel
 
 LAYOUTS = REPO_ROOT / "test" / "data" / "amd-matrix-layouts"
 CELL = re.compile(r"^[ABCD]\[(\d+)\]\[(\d+)\](?:\.B(\d+))?$")
@@ -373,17 +373,10 @@ def run(tool, tmp_path, instr, a_words, b_words, c_words, block=None, cbsz=0,
     nc = wave * info["gprs_C"]
     args = [f"buf:i32:{len(w)}:" + ",".join(map(str, signed_words(w)))
             for w in (a_words, b_words, c_words)] + [f"buf:i32:{nc}:fill=0"]
-    cmd = [tool, str(path), "--kernel=matrix", f"--chip={chip or instr.chip}",
-           f"--block={block or wave},1,1"] + [f"--arg={a}" for a in args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    out = run_kernel(tool, path, "matrix", chip or instr.chip, block or wave, args, expect_ok)
     if not expect_ok:
-        assert proc.returncode != 0, proc.stdout
-        return proc.stderr
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    for line in proc.stdout.splitlines():
-        if line.startswith("arg3:"):
-            return [int(x) & 0xFFFFFFFF for x in line.split(":", 1)[1].split()]
-    raise AssertionError(proc.stdout)
+        return out  # the launch's error
+    return [int(x) & 0xFFFFFFFF for x in out[3]]
 
 
 def operands(instr, seed):

@@ -55,25 +55,37 @@ def test_printf_prints_every_work_item(fly_env, capfd, chip, blocks):
     assert sorted(out) == sorted(expected(a, 7, 2.5))
 
 
-def gpu_printf(x):
-    fx.printf("%f\n", x)  # L:gpu
+def gpu_printf(A):
+    fx.printf("%f\n", A[fx.thread_idx.x])  # L:gpu
 
 
-def test_printf_for_a_gpu_is_a_located_error(fly_env):
-    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND=None, COMPILE_ONLY="1")
+def dynamic_print(A):
+    fx.printf("%s\n", A.shape)  # L:dynamic
+
+
+@pytest.mark.parametrize("helper, marker, runtime, message", [
+    (gpu_printf, "gpu", None, "It works on the CPU emulator"),
+    (dynamic_print, "dynamic", "emu", "is dynamic: print its leaves"),
+])
+def test_printf_errors_are_located(fly_env, helper, marker, runtime, message):
+    """For a GPU fx.printf is a TraceError (the device library's printf is
+    not linked); a dynamic fly value cannot be printed as text. Both at the
+    user's line."""
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND=runtime,
+            COMPILE_ONLY=None if runtime else "1")
 
     @flyc.kernel
     def k(A: fx.Tensor):
-        gpu_printf(A[fx.thread_idx.x])
+        helper(A)
 
     @flyc.jit
     def launch(A):
         k(A).launch(grid=(1, 1, 1), block=(1, 1, 1))
 
-    with pytest.raises(TraceError, match=re.escape("It works on the CPU emulator")) as e:
-        launch(np.zeros(1, np.float32))
+    with pytest.raises(TraceError, match=re.escape(message)) as e:
+        launch(np.zeros(4, np.float32))
     line = next(i for i, text in enumerate(Path(THIS_FILE).read_text().splitlines(), 1)
-                if "# L:gpu" in text)
+                if f"# L:{marker}" in text)
     assert (e.value.filename, e.value.lineno) == (THIS_FILE, line)
 
 
@@ -96,25 +108,3 @@ def test_printf_of_static_fly_values(fly_env, capfd):
     launch(np.zeros(2, np.float32))
     assert capfd.readouterr().out.splitlines() == [
         "0: ((2,4),8):((1,16),2) of (3,(4,5)), 64%", "1: ((2,4),8):((1,16),2) of (3,(4,5)), 64%"]
-
-
-def dynamic_print(A):
-    fx.printf("%s\n", A.shape)  # L:dynamic
-
-
-def test_printf_of_a_dynamic_fly_value_is_a_located_error(fly_env):
-    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
-
-    @flyc.kernel
-    def k(A: fx.Tensor):
-        dynamic_print(A)
-
-    @flyc.jit
-    def launch(A):
-        k(A).launch(grid=(1, 1, 1), block=(1, 1, 1))
-
-    with pytest.raises(TraceError, match=re.escape("is dynamic: print its leaves")) as e:
-        launch(np.zeros(4, np.float32))
-    line = next(i for i, text in enumerate(Path(THIS_FILE).read_text().splitlines(), 1)
-                if "# L:dynamic" in text)
-    assert (e.value.filename, e.value.lineno) == (THIS_FILE, line)

@@ -12,7 +12,6 @@ their own (the vector-add example's copy atom is for f32).
 """
 
 import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -37,20 +36,9 @@ fma_gemm = _example("fma_gemm")
 
 
 @pytest.fixture(params=["gfx942", "gfx1100"], autouse=True)
-def chip(request):
-    names = ("FLYDSL_RUNTIME_KIND", "ARCH", "COMPILE_ONLY")
-    saved = {k: os.environ.get(k) for k in names}
-    os.environ["FLYDSL_RUNTIME_KIND"] = "emu"
-    os.environ["ARCH"] = request.param
-    os.environ.pop("COMPILE_ONLY", None)
-    flyc.Environment.reload()
-    yield request.param
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    flyc.Environment.reload()
+def chip(request, fly_env):
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH=request.param, COMPILE_ONLY=None)
+    return request.param
 
 
 def _rand(*shape, dtype=torch.float32, seed=0):

@@ -12,11 +12,11 @@ of 64 or 32 lanes with a given EXEC produces), not from the runtime.
 from __future__ import annotations
 
 import struct
-import subprocess
 
 import pytest
 
 from conftest import REPO_ROOT, _build_tool
+from emu_run import run_kernel
 
 KERNELS = REPO_ROOT / "test" / "python" / "emu_kernels"
 MASK32 = (1 << 32) - 1
@@ -28,18 +28,7 @@ def emu_run() -> str:
 
 
 def run(tool, kernel_file, kernel, chip, block, args, expect_ok=True):
-    cmd = [tool, str(KERNELS / kernel_file), f"--kernel={kernel}", f"--chip={chip}",
-           f"--block={block},1,1"] + [f"--arg={a}" for a in args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if not expect_ok:
-        assert proc.returncode != 0, proc.stdout
-        return proc.stderr
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    out = {}
-    for line in proc.stdout.splitlines():
-        name, _, values = line.partition(":")
-        out[int(name[3:])] = values.split()
-    return out
+    return run_kernel(tool, KERNELS / kernel_file, kernel, chip, block, args, expect_ok)
 
 
 def s32(x: int) -> int:

@@ -8,7 +8,6 @@ Errors are TraceErrors at the user's line (found by `# L:<name>` markers).
 """
 
 
-import os
 import re
 from pathlib import Path
 
@@ -28,33 +27,15 @@ ARCHES = ["gfx942", "gfx1100"]
 
 
 @pytest.fixture(params=ARCHES)
-def arch(request):
-    saved = {k: os.environ.get(k) for k in ("COMPILE_ONLY", "ARCH")}
-    os.environ["COMPILE_ONLY"] = "1"
-    os.environ["ARCH"] = request.param
-    flyc.Environment.reload()
-    yield request.param
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    flyc.Environment.reload()
+def arch(request, fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH=request.param, FLYDSL_RUNTIME_KIND=None)
+    return request.param
 
 
 @pytest.fixture
-def gfx942():
-    saved = {k: os.environ.get(k) for k in ("COMPILE_ONLY", "ARCH")}
-    os.environ["COMPILE_ONLY"] = "1"
-    os.environ["ARCH"] = "gfx942"
-    flyc.Environment.reload()
-    yield "gfx942"
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    flyc.Environment.reload()
+def gfx942(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND=None)
+    return "gfx942"
 
 
 # -- kernels ---------------------------------------------------------------

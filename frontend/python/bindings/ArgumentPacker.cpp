@@ -50,6 +50,7 @@
 #include <nanobind/stl/string.h>
 
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace nb = nanobind;
@@ -453,28 +454,26 @@ private:
       return false;
     }
     // Python's struct range for each format, or the Python path's error.
+    auto putIfFits = [&](auto narrow) {
+      using T = decltype(narrow);
+      if (value < std::numeric_limits<T>::min() ||
+          value > std::numeric_limits<T>::max())
+        return false;
+      put(T(value));
+      return true;
+    };
     switch (slot.format) {
     case '?':
       put(uint8_t(value != 0));
       return true;
     case 'b':
-      if (value < INT8_MIN || value > INT8_MAX)
-        return false;
-      put(int8_t(value));
-      return true;
+      return putIfFits(int8_t());
     case 'h':
-      if (value < INT16_MIN || value > INT16_MAX)
-        return false;
-      put(int16_t(value));
-      return true;
+      return putIfFits(int16_t());
     case 'i':
-      if (value < INT32_MIN || value > INT32_MAX)
-        return false;
-      put(int32_t(value));
-      return true;
+      return putIfFits(int32_t());
     case 'q':
-      put(int64_t(value));
-      return true;
+      return putIfFits(int64_t());
     default:
       return false;
     }

@@ -151,7 +151,7 @@ _TORCH_DTYPES = {"torch.float32": "f32", "torch.float16": "f16", "torch.float64"
                  "torch.bool": "i1"}
 
 # MLIR element types -> the name of a dtype users know
-_ELEMENT_NAMES = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
+ELEMENT_NAMES = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
                   "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"}
 
 
@@ -296,12 +296,12 @@ class CompiledTensor:
         if type(value).__name__ == "ndarray":
             got = f"an ndarray of {value.dtype.name}"
         elif isinstance(value, TensorDescriptor):
-            got = f"a tensor of {_ELEMENT_NAMES.get(element, element)}"
+            got = f"a tensor of {ELEMENT_NAMES.get(element, element)}"
         else:
             dtype = getattr(value, "dtype", None)
             got = f"a {type(value).__name__} of {dtype if dtype is not None else element}"
         if element != self.spec.element:
-            want = _ELEMENT_NAMES.get(self.spec.element, self.spec.element)
+            want = ELEMENT_NAMES.get(self.spec.element, self.spec.element)
             raise TraceError(f"{where} was compiled for {want} tensors, got {got}")
         raise TraceError(f"{where} was compiled for tensors of rank {self.rank} "
                          f"(shape {self._text(self.shape)}), got {got} of rank "

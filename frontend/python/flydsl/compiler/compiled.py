@@ -355,9 +355,7 @@ def _torch_dtype(element: str):
     torch = sys.modules.get("torch")
     if torch is None:
         return None
-    name = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
-            "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"}[element]
-    return getattr(torch, name, None)
+    return getattr(torch, args_mod.ELEMENT_NAMES[element], None)
 
 
 def _same_constant(value, compiled) -> bool:
