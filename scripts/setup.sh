@@ -8,7 +8,7 @@
 #     and Debian's HIP runtime (libamdhip64-5): the tests check the HIP
 #     loader's no-device path against the real library (there is no GPU);
 #   - Python tools, with the pip of the first python3 on PATH: lit, pytest,
-#     numpy, nanobind, pycute (from the nvidia-cutlass wheel, without its
+#     pytest-timeout (a hung test fails with its name), numpy, nanobind, pycute (from the nvidia-cutlass wheel, without its
 #     dependencies: we only need that pure-Python module, the algebra oracle),
 #     and torch's CPU build (the tests pass torch tensors to kernels);
 #   - the flydsl package on that python3's path (a .pth file).
@@ -87,7 +87,8 @@ fi
 missing_python_packages() {
   "$PYTHON" -c '
 import importlib
-for module, package in [("lit", "lit"), ("pytest", "pytest"), ("numpy", "numpy"),
+for module, package in [("lit", "lit"), ("pytest", "pytest"),
+                        ("pytest_timeout", "pytest-timeout"), ("numpy", "numpy"),
                         ("nanobind", "nanobind"), ("pycute", "nvidia-cutlass"),
                         ("torch", "torch==2.13.0+cpu")]:
     try:
@@ -101,7 +102,7 @@ for module, package in [("lit", "lit"), ("pytest", "pytest"), ("numpy", "numpy")
 
 read -r -a pip_missing <<<"$(missing_python_packages | tr '\n' ' ')"
 if [ ${#pip_missing[@]} -eq 0 ]; then
-  log "Python tools: lit, pytest, numpy, nanobind, pycute, torch present"
+  log "Python tools: lit, pytest, pytest-timeout, numpy, nanobind, pycute, torch present"
 else
   pip_args=(--disable-pip-version-check --no-input --root-user-action=ignore)
   # Debian's own python3 refuses pip installs unless told otherwise (PEP 668).

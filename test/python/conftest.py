@@ -7,6 +7,7 @@ failure with a clear message, never a silent skip.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import shutil
 import sys
@@ -60,6 +61,64 @@ def locate_runner_libs(runner: str):
     if missing:
         pytest.fail(f"MLIR runner libraries missing: {missing} (set $MLIR_RUNNER_LIBS)", pytrace=False)
     return [str(p) for p in libs]
+
+
+def pytest_configure(config):
+    if not config.pluginmanager.hasplugin("timeout"):
+        raise pytest.UsageError(
+            "pytest-timeout is not installed: without it a hung test hangs the whole run "
+            "(scripts/setup.sh installs it; pip install pytest-timeout).")
+
+
+# The suite has no skips: a test that cannot run here (a tool or package
+# missing) fails and says why, so a green run means every test ran.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _fail_skipped(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    _fail_skipped(outcome.get_result())
+
+
+def _fail_skipped(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and this suite allows no skips: {reason}"
+
+
+# pytest-timeout's signal reaches a test only when it runs Python code; a
+# test stuck in native code (a kernel that never ends on the emulator, a
+# deadlocked fiber) is ended NATIVE_HANG_GRACE seconds after its budget by
+# faulthandler, which prints every thread's stack (the innermost test frame
+# names the test) on the terminal's stderr, not into pytest's capture.
+NATIVE_HANG_GRACE = 60
+_hang_report = None
+
+
+def _terminal_stderr(config):
+    """A file on the stderr pytest had before it began capturing."""
+    global _hang_report
+    if _hang_report is None:
+        capman = config.pluginmanager.getplugin("capturemanager")
+        capturing = getattr(capman, "_global_capturing", None)
+        saved = getattr(getattr(capturing, "err", None), "targetfd_save", None)
+        _hang_report = os.fdopen(os.dup(sys.__stderr__.fileno() if saved is None else saved), "w")
+    return _hang_report
+
+
+def pytest_timeout_set_timer(item, settings):
+    faulthandler.dump_traceback_later(settings.timeout + NATIVE_HANG_GRACE, exit=True,
+                                      file=_terminal_stderr(item.config))
+    # Returns None, so pytest-timeout sets its own timer too.
+
+
+def pytest_timeout_cancel_timer(item):
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session")
