@@ -15,12 +15,11 @@ import importlib.util
 
 import numpy as np
 import pytest
+import torch  # a dependency of the tests (scripts/setup.sh): missing is a failure
 
-torch = pytest.importorskip("torch")
-
-import flydsl.compiler as flyc  # noqa: E402
-import flydsl.expr as fx  # noqa: E402
-from conftest import REPO_ROOT  # noqa: E402
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+from conftest import REPO_ROOT
 
 
 def _example(name):
