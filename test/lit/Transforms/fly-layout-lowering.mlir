@@ -59,8 +59,12 @@ func.func @swizzled_offset(%i: i32, %j: i32) -> i32 {
 // A layout that arrives as an argument is opened with fly.get_leaves
 // (shape leaves, then stride leaves); the lowered ops, now dead, are gone.
 // CHECK-LABEL: func.func @argument_leaves
+// CHECK-NOT:     fly.size
+// CHECK-NOT:     fly.get_scalar
 // CHECK:         %[[L:.*]]:2 = fly.get_leaves(%arg0) : (!fly.layout<(?,8):(1,?)>) -> (i32, i32)
+// CHECK-NOT:     fly.
 // CHECK:         %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-NOT:     fly.
 // CHECK:         %[[P:.*]] = arith.muli %[[L]]#0, %[[C8]] : i32
 // CHECK-NEXT:    return %[[P]] : i32
 func.func @argument_leaves(%l: !fly.layout<(?,8):(1,?)>) -> i32 {
@@ -92,7 +96,9 @@ func.func @divide_dynamic_extent(%m: i32) -> !fly.layout<((4,?)):((1,4))> {
 
 // i64 leaves stay i64 through the arithmetic.
 // CHECK-LABEL: func.func @wide_leaves
+// CHECK-NOT:     fly.
 // CHECK:         %[[P:.*]] = arith.muli %arg0, %arg1 : i64
+// CHECK-NOT:     fly.
 // CHECK:         return %[[P]] : i64
 func.func @wide_leaves(%m: i64, %n: i64) -> i64 {
   %t = fly.make_int_tuple(%m, %n) : (i64, i64) -> !fly.int_tuple<(?{i64},?{i64})>
