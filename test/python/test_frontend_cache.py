@@ -51,12 +51,20 @@ def run(A, n: fx.Constexpr[int] = 1):
 _count = itertools.count()
 
 
-@pytest.fixture
-def cache_env(monkeypatch, tmp_path):
+def cache_env_reset(monkeypatch, tmp_path):
+    """A compile-only gfx942 environment, everything else at its default,
+    with the disk cache in tmp_path/cache."""
+    for name in ("FLYDSL_RUNTIME_KIND", "FLYDSL_COMPILE_OPT_LEVEL", "FLYDSL_DEBUG_ENABLE_DEBUG_INFO"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("COMPILE_ONLY", "1")
     monkeypatch.setenv("ARCH", "gfx942")
     monkeypatch.setenv("FLYDSL_RUNTIME_CACHE_DIR", str(tmp_path / "cache"))
     flyc.Environment.reload()
+
+
+@pytest.fixture
+def cache_env(monkeypatch, tmp_path):
+    cache_env_reset(monkeypatch, tmp_path)
     yield tmp_path
     monkeypatch.undo()
     flyc.Environment.reload()
@@ -72,8 +80,8 @@ def _load(tmp_path, scale=1.0, factor=2.0, offset=0.0, name="kmod"):
     return module
 
 
-def _compile(module, n=1):
-    return flyc.compile(module.run, np.zeros(64, np.float32), n)
+def _compile(module, n=1, tensor=None):
+    return flyc.compile(module.run, np.zeros(64, np.float32) if tensor is None else tensor, n)
 
 
 def _entries(tmp_path):
@@ -89,23 +97,59 @@ def test_second_compile_is_a_hit_with_the_same_code_object(cache_env):
     assert [p.suffix for p in _entries(cache_env)] == [".flyc"]
 
 
-@pytest.mark.parametrize("change", ["helper", "global", "closure", "constexpr", "option"])
+def _array(shape=(64,), dtype=np.float32, offset=0):
+    """A zeroed array; `offset` elements in, so that its address is aligned
+    to less than 16 bytes when offset * itemsize is not a multiple of 16."""
+    size = int(np.prod(shape))
+    return np.zeros(size + offset, dtype)[offset:].reshape(shape)
+
+
+# One key component changed, relative to the first compile (a raw f32
+# vector of 64, n=1, for gfx942 at -O2, no debug info, the HIP runtime): the
+# module's text ("module": _load's keywords), the Constexpr ("n"), the
+# tensor argument ("tensor": made anew for each compile) or the environment
+# ("env": set before the second compile).
+CHANGES = {
+    "helper": {"module": dict(factor=3.0)},
+    "global": {"module": dict(scale=5.0)},
+    "closure": {"module": dict(offset=7.0)},
+    "constexpr": {"n": 2},
+    "arch": {"env": dict(ARCH="gfx950")},
+    "dtype": {"tensor": lambda: _array(dtype=np.float16)},
+    "rank": {"tensor": lambda: _array(shape=(2, 32))},
+    "static leaves": {"tensor": lambda: flyc.from_dlpack(_array())},
+    "divisibility": {"tensor": lambda: flyc.from_dlpack(_array()).mark_layout_dynamic(divisibility=4)},
+    "alignment": {"tensor": lambda: _array(offset=1)},
+    "opt level": {"env": dict(FLYDSL_COMPILE_OPT_LEVEL="1")},
+    "debug info": {"env": dict(FLYDSL_DEBUG_ENABLE_DEBUG_INFO="1")},
+    "runtime": {"env": dict(FLYDSL_RUNTIME_KIND="emu")},
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
 def test_a_change_misses(cache_env, monkeypatch, change):
-    _compile(_load(cache_env))
-    if change == "helper":
-        module, n = _load(cache_env, factor=3.0), 1
-    elif change == "global":
-        module, n = _load(cache_env, scale=5.0), 1
-    elif change == "closure":
-        module, n = _load(cache_env, offset=7.0), 1
-    elif change == "constexpr":
-        module, n = _load(cache_env), 2
-    else:
-        monkeypatch.setenv("FLYDSL_COMPILE_OPT_LEVEL", "1")
-        flyc.Environment.reload()
-        module, n = _load(cache_env), 1
-    again = _compile(module, n)
+    """Each component of the key, changed alone, misses the disk cache (a
+    new module import each time, so no in-memory cache answers), and hits
+    it when compiled again the same way; the first entry stays valid. Every
+    case has a cache directory of its own."""
+    what = CHANGES[change]
+    base = _compile(_load(cache_env), tensor=_array())
+    assert not base.from_cache
+    for name, value in what.get("env", {}).items():
+        monkeypatch.setenv(name, value)
+    flyc.Environment.reload()
+
+    def changed():
+        tensor = what["tensor"]() if "tensor" in what else _array()
+        return _compile(_load(cache_env, **what.get("module", {})), what.get("n", 1), tensor)
+
+    again = changed()
     assert not again.from_cache, f"a changed {change} reused a stale entry"
+    assert len(_entries(cache_env)) == 2
+    assert changed().from_cache, f"the same {change} missed the cache"
+    monkeypatch.undo()
+    cache_env_reset(monkeypatch, cache_env)
+    assert _compile(_load(cache_env), tensor=_array()).from_cache
     assert len(_entries(cache_env)) == 2
 
 
