@@ -87,6 +87,7 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
          (void *)&fly_emu_buffer_atomic_address);
   define("fly_emu_matrix", (void *)&fly_emu_matrix);
   define("fly_emu_trap", (void *)&fly_emu_trap);
+  define("fly_emu_trap_misaligned", (void *)&fly_emu_trap_misaligned);
   // The device library's printf ABI, on the host (Printf.cpp).
   define("__ockl_printf_begin", (void *)&fly_emu_printf_begin);
   define("__ockl_printf_append_string_n",

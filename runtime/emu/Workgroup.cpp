@@ -399,4 +399,23 @@ void fly_emu_trap(FlyEmuContext *ctx, const char *message) {
   f.runner->trap(f, message);
 }
 
+void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
+                             const void *address, uint64_t align) {
+  // An LDS access names its offset in the workgroup's LDS (what the kernel
+  // computed), anything else its address.
+  auto at = reinterpret_cast<uintptr_t>(address);
+  auto lds = reinterpret_cast<uintptr_t>(ctx->lds);
+  bool inLds = std::strncmp(what, "LDS ", 4) == 0 && at >= lds;
+  char message[512];
+  std::snprintf(message, sizeof message,
+                inLds ? "misaligned %s: LDS offset %llu is not a multiple of "
+                        "%llu bytes, the alignment the code declares for it"
+                      : "misaligned %s: address 0x%llx is not a multiple of "
+                        "%llu bytes, the alignment the code declares for it",
+                what, static_cast<unsigned long long>(inLds ? at - lds : at),
+                static_cast<unsigned long long>(align));
+  Fiber &f = fiberOf(ctx);
+  f.runner->trap(f, message);
+}
+
 } // extern "C"

@@ -382,6 +382,110 @@ bool hasRealInitializer(LLVM::GlobalOp global) {
   });
 }
 
+/// A kernel's load, store or atomic in flat, global, constant or LDS
+/// memory, with the alignment its code declares: the `align` the backend
+/// chose the instruction by (the type's ABI alignment when none is given).
+/// An address that breaks it is undefined behaviour in LLVM IR, and on the
+/// GPU a wrong result or a fault, while the host tolerates it: the
+/// emulator checks it.
+struct AlignedAccess {
+  Operation *op; // its address is accessAddress(op)
+  uint64_t align;
+  std::string what; // "global load of 16 bytes at <file:line:col>"
+};
+
+/// The first file:line:col in `loc` (through fused and call-site
+/// locations), or "".
+std::string sourceLocation(Location loc) {
+  std::string text;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// The accesses of `kernel` that need an alignment check; address spaces
+/// must still be those of the kernel (private memory, 5, is the host's own
+/// frame and is not checked).
+/// The alignment LLVM gives an access of `type` that declares none: the
+/// ABI alignment of the AMDGPU data layout, which for scalars, pointers and
+/// vectors (up to 256 bytes) is their size rounded up to a power of two.
+/// (MLIR's default data layout, which the gpu.module's llvm.data_layout
+/// string does not feed, would say 4 for an i64.)
+uint64_t implicitAlignment(Type type, const DataLayout &layout) {
+  if (isa<IntegerType, FloatType, VectorType, LLVM::LLVMPointerType>(type))
+    return std::min<uint64_t>(
+        llvm::PowerOf2Ceil(layout.getTypeSize(type).getFixedValue()), 256);
+  return layout.getTypeABIAlignment(type);
+}
+
+/// The address operand of a load, store or atomic, else null.
+Value accessAddress(Operation *op) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return load.getAddr();
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return store.getAddr();
+  if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    return rmw.getPtr();
+  if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+    return cas.getPtr();
+  return {};
+}
+
+SmallVector<AlignedAccess> alignedAccesses(LLVM::LLVMFuncOp kernel,
+                                           const DataLayout &layout) {
+  SmallVector<AlignedAccess> accesses;
+  kernel.walk([&](Operation *op) {
+    Value address = accessAddress(op);
+    if (!address)
+      return;
+    Type type;
+    std::optional<uint64_t> align;
+    StringRef kind;
+    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+      type = load.getType(), kind = "load", align = load.getAlignment();
+    } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+      type = store.getValue().getType(), kind = "store";
+      align = store.getAlignment();
+    } else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op)) {
+      type = rmw.getVal().getType(), kind = "atomic";
+      align = rmw.getAlignment();
+    } else {
+      auto cas = cast<LLVM::AtomicCmpXchgOp>(op);
+      type = cas.getVal().getType(), kind = "compare-and-swap";
+      align = cas.getAlignment();
+    }
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(address.getType());
+    if (!ptr)
+      return;
+    StringRef space;
+    switch (ptr.getAddressSpace()) {
+    case 0: space = "flat"; break;
+    case 1: space = "global"; break;
+    case 3: space = "LDS"; break;
+    case 4: space = "constant"; break;
+    default: return;
+    }
+    uint64_t need = align && *align ? *align : implicitAlignment(type, layout);
+    if (need <= 1)
+      return;
+    std::string what = (space + " " + kind + " of " +
+                        Twine(layout.getTypeSize(type).getFixedValue()) +
+                        " bytes")
+                           .str();
+    if (std::string where = sourceLocation(op->getLoc()); !where.empty())
+      what += " at " + where;
+    accesses.push_back({op, need, std::move(what)});
+  });
+  return accesses;
+}
+
 struct ConvertROCDLToEmu
     : public mlir::fly::impl::ConvertROCDLToEmuBase<ConvertROCDLToEmu> {
   using ConvertROCDLToEmuBase::ConvertROCDLToEmuBase;
@@ -391,6 +495,8 @@ private:
   LogicalResult check(gpu::GPUModuleOp module);
   void rewriteKernel(LLVM::LLVMFuncOp kernel,
                      const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets);
+  void insertAlignmentChecks(LLVM::LLVMFuncOp kernel, Value ctx,
+                      ArrayRef<AlignedAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
 
   gpu::GPUModuleOp module;
@@ -837,6 +943,58 @@ void lowerPow(LLVM::CallIntrinsicOp op) {
   op.erase();
 }
 
+/// Before each access: a branch to a block that calls
+/// fly_emu_trap_misaligned(ctx, what, address, align) when the address is
+/// not a multiple of the declared alignment.
+void ConvertROCDLToEmu::insertAlignmentChecks(LLVM::LLVMFuncOp kernel, Value ctx,
+                                       ArrayRef<AlignedAccess> accesses) {
+  if (accesses.empty())
+    return;
+  MLIRContext *context = &getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  auto trapType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context), {ptrType, ptrType, ptrType, i64});
+  LLVM::LLVMFuncOp trap = getOrDeclare("fly_emu_trap_misaligned", trapType);
+  SymbolTable symbols(module);
+  llvm::StringMap<LLVM::GlobalOp> messages;
+  for (const AlignedAccess &access : accesses) {
+    Location loc = access.op->getLoc();
+    LLVM::GlobalOp &message = messages[access.what];
+    if (!message) {
+      OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+      std::string text = access.what + '\0';
+      auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
+                                           text.size());
+      message = LLVM::GlobalOp::create(top, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal,
+                                       "__fly_emu_access", top.getStringAttr(text));
+      symbols.insert(message); // renames it if the name is taken
+    }
+    Block *before = access.op->getBlock();
+    Block *after = before->splitBlock(access.op);
+    auto *failure = new Block();
+    failure->insertBefore(after);
+
+    OpBuilder b = OpBuilder::atBlockEnd(before);
+    Value address = accessAddress(access.op);
+    Value bits = LLVM::PtrToIntOp::create(b, loc, i64, address);
+    Value mask = LLVM::ConstantOp::create(b, loc, i64, access.align - 1);
+    Value low = LLVM::AndOp::create(b, loc, bits, mask);
+    Value zero = LLVM::ConstantOp::create(b, loc, i64, 0);
+    Value misaligned =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, low, zero);
+    LLVM::CondBrOp::create(b, loc, misaligned, failure, after);
+
+    b.setInsertionPointToStart(failure);
+    Value what = LLVM::AddressOfOp::create(b, loc, message);
+    Value align = LLVM::ConstantOp::create(b, loc, i64, access.align);
+    LLVM::CallOp::create(b, loc, trap,
+                         ValueRange{ctx, what, address, align});
+    LLVM::UnreachableOp::create(b, loc);
+  }
+}
+
 void ConvertROCDLToEmu::rewriteKernel(
     LLVM::LLVMFuncOp kernel,
     const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets) {
@@ -995,6 +1153,16 @@ void ConvertROCDLToEmu::runOnOperation() {
     (dynamic ? dynamicLds : staticLds).push_back(global);
   }
 
+  // The accesses to check for alignment, while address spaces tell memory
+  // kinds apart.
+  llvm::DenseMap<Operation *, SmallVector<AlignedAccess>> accesses;
+  if (checkAlignment) {
+    DataLayout layout = DataLayout::closest(module);
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (isKernel(func))
+        accesses[func] = alignedAccesses(func, layout);
+  }
+
   // 2. One address space.
   auto flatPtr = LLVM::LLVMPointerType::get(context);
   AttrTypeReplacer replacer;
@@ -1045,9 +1213,11 @@ void ConvertROCDLToEmu::runOnOperation() {
       lowerPow(op);
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
-    if (isKernel(func))
+    if (isKernel(func)) {
       rewriteKernel(func, ldsOffsets);
-    else
+      insertAlignmentChecks(func, func.getBody().front().getArgument(0),
+                     accesses[func]);
+    } else
       for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
         if (attr.getName().getValue().starts_with("rocdl."))
           func->removeAttr(attr.getName());

@@ -305,6 +305,21 @@ __attribute__((noreturn))
 #endif
 void fly_emu_trap(FlyEmuContext *ctx, const char *message);
 
+/* A load, store or atomic in flat, global, constant or LDS memory whose
+ * address is not a multiple of the alignment its code declares (the IR's
+ * `align`, by which the backend chose the instruction: on the GPU a wrong
+ * result or a fault, in LLVM IR undefined behaviour, and silently fine on
+ * the host). convert-rocdl-to-emu checks every such access of a kernel and
+ * calls this on a misaligned one: the launch stops as with fly_emu_trap,
+ * with `what` (the access and its source location, from the compiler), the
+ * address (for LDS: its offset in the workgroup's LDS) and `align`. Never
+ * returns. */
+#ifdef __GNUC__
+__attribute__((noreturn))
+#endif
+void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
+                             const void *address, uint64_t align);
+
 /* ---- Launch API ---------------------------------------------------------- */
 
 typedef struct FlyEmuLaunchConfig {

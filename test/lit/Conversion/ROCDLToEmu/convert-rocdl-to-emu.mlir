@@ -1,7 +1,7 @@
 // convert-rocdl-to-emu on small stage-A-like gpu.modules: each rewrite on
 // its own, then vector_add through fly-compile and the pass, translated to
 // LLVM IR for the host.
-// RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))' | FileCheck %s
+// RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check-alignment=false}))' | FileCheck %s
 
 // vector_add after stage A for gfx942, then the pass: the gpu.module's body
 // (cut out with sed into a builtin module, as the host side will translate
@@ -10,7 +10,7 @@
 // entry keeps the fly.original_type attribute, whose fly types upstream
 // mlir-translate cannot parse otherwise).
 // RUN: fly-compile %S/../../../../examples/vector_add.mlir --chip=gfx942 --stage=pre_binary \
-// RUN:   | fly-opt --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))' > %t.mlir
+// RUN:   | fly-opt --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check-alignment=false}))' > %t.mlir
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=VADD-MOD
 // RUN: sed -n '/^  gpu.module/,/^  }/p' %t.mlir | sed -e '1s/.*/module {/' > %t.body.mlir
 // RUN: FileCheck %s --input-file=%t.body.mlir --check-prefix=VADD \
@@ -20,7 +20,7 @@
 
 // The same for tiled_copy_lds on gfx1250: dynamic LDS and a barrier.
 // RUN: fly-compile %S/../../../../examples/tiled_copy_lds.mlir --chip=gfx1250 --stage=pre_binary \
-// RUN:   | fly-opt --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))' > %t.lds.mlir
+// RUN:   | fly-opt --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check-alignment=false}))' > %t.lds.mlir
 // RUN: sed -n '/^  gpu.module/,/^  }/p' %t.lds.mlir | sed -e '1s/.*/module {/' > %t.lds.body.mlir
 // RUN: FileCheck %s --input-file=%t.lds.body.mlir --check-prefix=TC \
 // RUN:   --implicit-check-not=rocdl. --implicit-check-not='!llvm.ptr<' --implicit-check-not=__fly_dyn_shared
@@ -324,7 +324,7 @@ gpu.module @buffers {
 // gfx11 and gfx12; the operand sizes pick the form. The fp8 MFMA takes its
 // format from the module's #rocdl.target (gfx950: OCP, bit 0x100000).
 // The pass's chip option overrides the target: gfx942's FNUZ formats.
-// RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{chip=gfx942}))' \
+// RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{chip=gfx942 check-alignment=false}))' \
 // RUN:   | FileCheck %s --check-prefix=CHIP
 // CHIP-LABEL: gpu.module @matrix
 // CHIP: llvm.mlir.constant(29 : i32)

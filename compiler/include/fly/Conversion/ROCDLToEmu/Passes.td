@@ -98,6 +98,19 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     dynamic part starts, the bytes a launch must add to its dynamic size.
     A static LDS global with an initializer other than undef is an error.
 
+    Alignment (with `check-alignment`, the default). Every `llvm.load`,
+    `llvm.store`, `llvm.atomicrmw` and `llvm.cmpxchg` of a kernel whose
+    pointer is in address space 0, 1, 3 or 4 and whose declared alignment
+    (its `alignment`, else its type's ABI alignment) is above 1 is preceded
+    by a test of the address's low bits and a branch to a block that calls
+    `fly_emu_trap_misaligned(%ctx, what, address, alignment)` (Emu.h),
+    `what` being a string constant naming the memory, the access, its
+    bytes and its source location (the first file:line:col of its
+    location). The alignment is a promise the backend selects instructions
+    by; the host would not notice it broken. Private memory (5) is the
+    host frame and is not checked; buffer accesses are range-checked by
+    the runtime instead.
+
     Address spaces. Every `!llvm.ptr<N>` anywhere in the module (values,
     block arguments, function types, nested in structs or vectors, type
     attributes) becomes `!llvm.ptr`; globals move to address space 0;
@@ -122,7 +135,10 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "The chip the kernels were compiled for (e.g. gfx950); when "
            "empty, the gpu.module's #rocdl.target, if any. Only MFMA "
-           "fp8/bf8 formats depend on it.">
+           "fp8/bf8 formats depend on it.">,
+    Option<"checkAlignment", "check-alignment", "bool", /*default=*/"true",
+           "Check that every kernel access to flat, global, constant or LDS "
+           "memory is as aligned as its code declares (see Alignment).">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
