@@ -30,7 +30,7 @@ namespace {
 // Element types of the operands.
 enum class Elem : uint8_t {
   F32,  // IEEE binary32
-  XF32, // binary32 rounded to 10 mantissa bits (TF32) before use
+  XF32, // binary32 truncated to 10 mantissa bits (TF32) before use
   F16,  // IEEE binary16
   BF16, // the high half of a binary32
   I8,   // signed 8-bit
@@ -328,10 +328,12 @@ double readElem(const uint8_t *regs, Elem type, uint32_t e, bool sign,
   case Elem::F32:
     return elementAt<float>(regs, e);
   case Elem::XF32: {
-    // TF32: round to nearest even to 10 mantissa bits (not NaN, inf).
+    // TF32: the 13 low mantissa bits dropped, i.e. rounded toward zero, as
+    // CDNA3 hardware does (MMA-Sim's bit-accurate model, arXiv:2511.10909;
+    // ROCm/rocm-libraries#9176), not rounded to nearest. NaNs stay NaNs.
     uint32_t bits = elementAt<uint32_t>(regs, e);
     if ((bits & 0x7F800000u) != 0x7F800000u)
-      bits = (bits + 0xFFFu + ((bits >> 13) & 1)) & ~0x1FFFu;
+      bits &= ~0x1FFFu;
     return floatOfBits(bits);
   }
   case Elem::F16:
@@ -508,18 +510,32 @@ void computeMatrix(WaveLanes &w) {
     }
   }
 
-  // D = A * B + C per block, in double (exact for 16- and 8-bit products
-  // and integer sums), rounded once to D's type when stored.
+  // D = A * B + C per block, formed as if exactly and rounded once to D's
+  // type when stored. The products are exact in double for every input type
+  // but f64, and integer sums are exact; what double's additions (and f64
+  // products) round off, TwoSum (and an FMA) recover into a second
+  // accumulator, which makes the sum as accurate as one formed in twice
+  // double's precision (Ogita, Rump and Oishi's Dot2). Infinities and NaNs
+  // take the plain sum, which IEEE arithmetic gets right, and so do exact
+  // sums (keeping the sign of a zero).
   static thread_local std::vector<double> d;
   d.assign(c.size(), 0);
   for (uint32_t blk = 0; blk < blocks; ++blk)
     for (uint32_t i = 0; i < M; ++i)
       for (uint32_t j = 0; j < N; ++j) {
-        double sum = 0;
-        for (uint32_t k = 0; k < K; ++k)
-          sum += a[(size_t(blk) * M + i) * K + k] * b[(size_t(blk) * K + k) * N + j];
         size_t at = (size_t(blk) * M + i) * N + j;
-        d[at] = sum + c[at];
+        double sum = c[at], error = 0;
+        for (uint32_t k = 0; k < K; ++k) {
+          double x = a[(size_t(blk) * M + i) * K + k];
+          double y = b[(size_t(blk) * K + k) * N + j];
+          double product = x * y;
+          double next = sum + product;
+          double back = next - sum;
+          error += std::fma(x, y, -product) +
+                   ((sum - (next - back)) + (product - back));
+          sum = next;
+        }
+        d[at] = std::isfinite(sum) && error != 0 ? sum + error : sum;
       }
 
   // Scatter D. The unused halves of gfx11 16-bit registers keep C's bits.

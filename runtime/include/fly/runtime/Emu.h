@@ -211,11 +211,14 @@ void *fly_emu_buffer_atomic_address(FlyEmuContext *ctx,
  * and, for gfx11 WMMA, A or B registers that differ between the two halves
  * of the wave (the ISA requires them replicated).
  *
- * Arithmetic: the products and their sum are computed in double and added
- * to C, then rounded once (to nearest even) to D's type; f32 for f16, bf16,
- * xf32 and fp8/bf8 inputs, f64 for f64, i32 for i8/iu8/iu4 (wrapping, or
- * saturating with the WMMA clamp bit). xf32 inputs are f32 values rounded
- * to nearest even to 10 mantissa bits (TF32) before the products. */
+ * Arithmetic: D = A * B + C is formed as if exactly (double products and a
+ * compensated sum, Matrix.cpp) and rounded once, to nearest even, to D's
+ * type; f32 for f16, bf16, xf32 and fp8/bf8 inputs, f64 for f64, i32 for
+ * i8/iu8/iu4 (wrapping, or saturating with the WMMA clamp bit). xf32 inputs
+ * are f32 values truncated to 10 mantissa bits (TF32, rounded toward zero,
+ * as CDNA3 hardware does) before the products. The hardware's own order
+ * and precision of the additions are not documented; test_emu_matrix.py
+ * says what it assumes and allows. */
 typedef enum FlyEmuMatrixOp {
   /* CDNA3 MFMA (gfx942; gfx950 has them too), wave64. The LLVM names of the
    * multi-block forms omit the block count (mfma.f32.32x32x1f32 is
