@@ -82,22 +82,29 @@ def _vector_add():
     return module.vector_add
 
 
-@pytest.mark.parametrize("rows, cols, offset", [(40, 128, 1), (17, 68, 3), (33, 64, 2), (16, 128, 0)])
-@pytest.mark.parametrize("declared", ["raw", "divisibility=4"])
+VIEWS = [(40, 128, 1), (17, 68, 3), (33, 64, 2), (16, 128, 0), (40, 130, 0), (17, 67, 1)]
+
+
+@pytest.mark.parametrize("rows, cols, offset, declared",
+                         [(*v, "raw") for v in VIEWS] +
+                         [(*v, "divisibility=4") for v in VIEWS if v[1] % 4 == 0])
 def test_vector_add_on_views_aligned_to_less_than_its_copies(fly_env, rows, cols, offset, declared):
-    """128-bit copies over views that start 4, 8 or 12 bytes off a 16-byte
-    boundary, as raw arrays (nothing known of the strides) and with the
-    strides declared divisible by 4 (so only the base is misaligned): the
-    code must declare what the layout and the base prove, so the emulator
-    neither traps nor computes a wrong sum. (The example's predicate tests
-    a vector's first column, so its rows hold whole vectors: cols % 4 == 0.)"""
+    """128-bit copies over views whose base is 4, 8 or 12 bytes off a 16-byte
+    boundary, or whose rows are not (odd lengths), as raw arrays (nothing known
+    of the strides) and, where the row length allows, with the strides
+    declared divisible by 4 (only the base misaligned): the code must
+    declare what the layout and the base prove, so the emulator neither
+    traps nor computes a wrong sum. (The example's predicate tests a
+    vector's first column: with cols % 4 != 0 a row's last vector spills
+    into the next row, which gets the same sums, and the last row's past
+    the view, into 4 elements of slack.)"""
     fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
     vector_add = _vector_add()
     rng = np.random.default_rng(rows * cols + offset)
 
     def view():
-        flat = rng.random(rows * cols + offset, dtype=np.float32)
-        return flat[offset:].reshape(rows, cols)
+        flat = rng.random(offset + rows * cols + 4, dtype=np.float32)
+        return flat[offset:offset + rows * cols].reshape(rows, cols)
 
     a, b, c = view(), view(), view()
     c[:] = 0
