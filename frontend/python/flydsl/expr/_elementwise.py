@@ -133,16 +133,17 @@ def cast_op(src, dst) -> str | None:
 
 
 def convert(x, cls):
-    """`x` (scalar or vector) with elements of class `cls` (numeric.convert's
-    conversions, applied to vectors too)."""
-    if not isinstance(x, nm.Vector):
-        return nm.convert(x, cls)
-    src = x.element
+    """`x` (a scalar or vector numeric, or a Python number) with elements of
+    class `cls`, by the arith op of `cast_op` (not to Boolean, nor from or
+    to Index: fx.arith.cast handles those)."""
+    if not isinstance(x, nm.Numeric):
+        return nm.constant(x, cls)
+    src = element(x)
     if src is cls:
         return x
     op = cast_op(src, cls)
     if op is None:  # the same MLIR type (signedness differs)
-        return nm.Vector(x.ir, cls)
+        return wrap_like(x.ir, x, cls)
     return emit(op, [x], x, cls)
 
 

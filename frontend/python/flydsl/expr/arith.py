@@ -5,7 +5,7 @@ operator overloads of numerics do not give.
     select(cond, a, b)          arith.select (scalars, vectors)
     cast(x, dtype)              a value conversion: extf/truncf/sitofp/uitofp/
                                 fptosi/fptoui/extsi/extui/trunci as the types
-                                ask (numeric.convert's choice, for vectors too);
+                                ask (vectors too; `.to(dtype)` is the same);
                                 to Boolean it is `x != 0`; Index via index_cast
     bitcast(x, dtype)           the same bits as another type of equal width
     index_cast(x, dtype)        integer <-> Index (arith.index_cast, or
@@ -107,14 +107,14 @@ def cast(x, dtype):
     src = element(x)
     if src is dtype:
         return x
+    if dtype is nm.Boolean:
+        return compare(x, 0.0 if src.is_float else 0, "ne")
     if src is Index or dtype is Index:
         if isinstance(x, nm.Vector):
             fail("fx.arith.cast: vectors of Index are not supported")
         if src.is_float or dtype.is_float:  # through a 64-bit integer
             return cast(cast(x, nm.Int64), dtype)
         return index_cast(x, dtype)
-    if dtype is nm.Boolean:
-        return compare(x, 0.0 if src.is_float else 0, "ne")
     return convert(x, dtype)
 
 
@@ -157,7 +157,7 @@ def ceil_div(a, b):
     if cls.signed:
         # round up when the remainder has the sign of b
         inexact = inexact & compare(compare(r, 0, "gt"), compare(b, 0, "gt"), "eq")
-    return q + convert(inexact, cls)
+    return q + cast(inexact, cls)
 
 
 def shl(x, n):

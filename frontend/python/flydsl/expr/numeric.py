@@ -4,8 +4,11 @@
 number becomes an `arith.constant`, another numeric is converted. Arithmetic
 and comparisons emit `arith` ops; a Python number on one side takes the
 other side's type. Mixed types promote as C does: a float beats an integer,
-the wider type beats the narrower. Integer `//` and `%` truncate toward
-zero (arith.divsi/remsi; divui/remui for unsigned types), as on the GPU.
+the wider type beats the narrower, unsigned beats signed of the same width
+(on a tie the left operand's type). Integer `//` and `%` truncate toward
+zero (arith.divsi/remsi; divui/remui for unsigned types), as on the GPU;
+integer `/` is the same division. Float `/` is arith.divf, float `//`
+floor(a / b) (as Python and FlyDSL have it) and float `%` arith.remf.
 
 A numeric is dynamic: using it as a Python bool (`if x:` outside the AST
 rewriter's reach, `bool(x)`) is an error that says so.
@@ -72,8 +75,8 @@ class Numeric:
     def __rsub__(self, o): return _binary(o, self, "sub")
     def __mul__(self, o): return _binary(self, o, "mul")
     def __rmul__(self, o): return _binary(o, self, "mul")
-    def __floordiv__(self, o): return _binary(self, o, "div")
-    def __rfloordiv__(self, o): return _binary(o, self, "div")
+    def __floordiv__(self, o): return _floordiv(self, o)
+    def __rfloordiv__(self, o): return _floordiv(o, self)
     def __truediv__(self, o): return _binary(self, o, "div")
     def __rtruediv__(self, o): return _binary(o, self, "div")
     def __mod__(self, o): return _binary(self, o, "rem")
@@ -195,6 +198,8 @@ def _float_text(x: float, cls) -> str:
             return hex(struct.unpack("<I", struct.pack("<f", x))[0])
         if cls.mlir_type == "f16":
             return hex(struct.unpack("<H", struct.pack("<e", x))[0])
+        if cls.mlir_type == "bf16":  # the high half of inf's or NaN's f32 pattern
+            return hex(struct.unpack("<I", struct.pack("<f", x))[0] >> 16)
         raise TraceError(f"{x} has no {cls.__name__} constant", *user_location()[:2])
     text = repr(x)
     if "." not in text:
@@ -204,7 +209,9 @@ def _float_text(x: float, cls) -> str:
 
 
 def _rank(cls):
-    return (1 if cls.is_float else 0, getattr(cls, "bits", 0))
+    # C's order: a float beats an integer, wider beats narrower, unsigned
+    # beats signed of the same width
+    return (1 if cls.is_float else 0, getattr(cls, "bits", 0), 0 if cls.signed else 1)
 
 
 def _common(a, b):
@@ -269,6 +276,18 @@ def _binary(a, b, kind):
     return Vector(v, a.element) if isinstance(a, Vector) else type(a)(v)
 
 
+def _floordiv(a, b):
+    """`//`: `/` for integers (truncating); floor(a / b) for floats."""
+    q = _binary(a, b, "div")
+    if not q.is_float:
+        return q
+    from ._elementwise import convert as _convert, intrinsic  # late: it builds on this module
+
+    cls = q.element if isinstance(q, Vector) else type(q)
+    compute = Float32 if cls is BFloat16 else cls  # BFloat16 computed in f32, as in fx.math
+    return _convert(intrinsic("llvm.floor", [_convert(q, compute)], q, compute), cls)
+
+
 _PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"),
                "gt": ("sgt", "ugt", "ogt"), "ge": ("sge", "uge", "oge"),
                "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
@@ -302,25 +321,11 @@ def _pred_attr(op, pred):
 
 
 def convert(x, cls):
-    """`x` (a numeric or a Python number) as a value of class `cls`."""
+    """`x` (a numeric or a Python number) as a value of class `cls`: a
+    Python number becomes a constant, a numeric converts as fx.arith.cast
+    does (to Boolean as `x != 0`, Index by index_cast, vectors elementwise)."""
     if not isinstance(x, Numeric):
         return constant(x, cls)
-    src = type(x)
-    if src is cls or (src.mlir_type == cls.mlir_type and src.signed == cls.signed):
-        return x if src is cls else cls(x.ir)
-    b = builder()
-    to = cls.type_handle()
-    if src.is_float and cls.is_float:
-        op = "arith.extf" if cls.bits > src.bits else "arith.truncf"
-    elif src.is_float:
-        op = "arith.fptosi" if cls.signed else "arith.fptoui"
-    elif cls.is_float:
-        op = "arith.sitofp" if src.signed else "arith.uitofp"
-    elif cls.bits == src.bits:
-        return cls(x.ir)
-    elif cls.bits > src.bits:
-        op = "arith.extsi" if src.signed else "arith.extui"
-    else:
-        op = "arith.trunci"
-    (v,) = b.op(op, [x.ir], [to])
-    return cls(v)
+    from .arith import cast  # late: arith builds on this module
+
+    return cast(x, cls)
