@@ -17,7 +17,7 @@ import pycute
 from pycute import Layout
 
 import cute_ref as R
-from fly_types import Basis, fmt_layout, fmt_tuple, type_of, unwrap1
+from fly_types import Basis, fmt_layout, fmt_tuple, is_static, type_of, unwrap1
 from layout_gen import Gen, to_tile, unflatten, weak_coord
 
 # ----------------------------------------------------------------------------
@@ -174,6 +174,69 @@ def check_property(pred):
         if err:
             return err
         return pred(o)
+
+    return check
+
+
+def _as_basis_layout(v):
+    if not isinstance(v, Layout) or isinstance(v, pycute.ComposedLayout):
+        return None, ("wrong result kind", f"expected a layout, got {v!r}")
+    if not (_is_plain(v.shape) and is_static(v.stride)):
+        return None, ("non-static result", f"{fmt_layout(v)}")
+    return v, None
+
+
+def basis_components(layout: Layout):
+    """The layout as a function of the 1-D index, one array per basis path
+    (the empty path: a plain integer part); all-zero components dropped."""
+    idx = np.arange(R.size_of(layout.shape), dtype=np.int64)
+    return {p: v for p, v in R.eval_basis_layout(layout, idx).items() if v.any()}
+
+
+def _fmt_vector(components, i):
+    return "+".join(str(Basis(int(v[i]), p)) for p, v in sorted(components.items()) if v[i]) or "0"
+
+
+def _basis_fn(ours: Layout, exp: Layout):
+    """Pointwise: every 1-D index to the same vector over basis paths."""
+    n = R.size_of(ours.shape)
+    if n != R.size_of(exp.shape):
+        return "wrong size", f"size {n}, pycute {R.size_of(exp.shape)}"
+    co, ce = basis_components(ours), basis_components(exp)
+    zero = np.zeros(n, dtype=np.int64)
+    differ = np.zeros(n, dtype=bool)
+    for p in set(co) | set(ce):
+        differ |= co.get(p, zero) != ce.get(p, zero)
+    if differ.any():
+        i = int(np.argmax(differ))
+        return "wrong function", f"at index {i}: ours {_fmt_vector(co, i)}, expected {_fmt_vector(ce, i)}"
+    return None
+
+
+def check_basis(modes=False, rank=None, normal=False):
+    """The check_fn / check_modes / check_normal of basis-strided results,
+    pointwise against the decoded reference: the whole function; with
+    `modes` also the top-level rank (`rank`, or the reference's) and every
+    top-level mode; with `normal` also CuTe's notation (coalesce)."""
+
+    def check(ours, exp):
+        o, err = _as_basis_layout(ours)
+        if err:
+            return err
+        bad = _basis_fn(o, exp)
+        if bad:
+            return bad
+        if modes:
+            want = len(exp) if rank is None else rank
+            if len(o) != want:
+                return "wrong rank", f"rank {len(o)}, CuTe {want}"
+            for i in range(want):
+                bad = _basis_fn(o[i], exp[i])
+                if bad:
+                    return f"wrong mode ({bad[0]})", f"mode {i}: {bad[1]}"
+        if normal and R.normal_form(o) != R.normal_form(exp):
+            return "wrong normal form", "shape/stride differ from CuTe's"
+        return None
 
     return check
 
@@ -339,23 +402,29 @@ _DIVIDES = {
 }
 
 
-def make_divide_builder(op, with_tile):
+def make_divide_builder(op, with_tile, basis=False):
+    """basis: A has basis strides (divides only; see the note on products
+    at basis_case)."""
     verdict_fn, rank = _DIVIDES[op]
     product = op.endswith("product")
+    assert not (basis and product)
 
     def build(g: Gen, rng):
         g.universe(0.6)
-        A = g.layout(max_size=64 if product else 256, max_rank=3)
+        A = (g.basis_layout if basis else g.layout)(max_size=64 if product else 256, max_rank=3)
         if with_tile:
             t = g.tile(A)
             if product:  # tile modes of a product are tiler layouts, not divisors of A
                 t = tuple(g.layout(max_size=8, max_depth=1, max_rank=2) if isinstance(m, Layout) else m for m in t)
-            v, exp = verdict_fn(A, t)
+            tiler = to_tile(t)
             want = rank if op.startswith("zipped") else (len(A) if op.startswith("logical") else None)
-            return simple(op, [A, to_tile(t)], v, exp, check_modes(want))
-        B = _tiler_layout(g, rng, 16 if product else max(2, min(64, R.size_of(A.shape))))
-        v, exp = verdict_fn(A, B)
-        return simple(op, [A, B], v, exp, check_modes(rank))
+        else:
+            t = tiler = _tiler_layout(g, rng, 16 if product else max(2, min(64, R.size_of(A.shape))))
+            want = rank
+        if basis:
+            return basis_case(op, A, t, tiler, verdict_fn, check_basis(modes=True, rank=want))
+        v, exp = verdict_fn(A, t)
+        return simple(op, [A, tiler], v, exp, check_modes(want))
 
     return build
 
@@ -372,6 +441,79 @@ def _rank_product_builder(op):
         return simple(op, [A, B], v, exp, check_modes(r) if r > 1 else check_fn)
 
     return build
+
+
+# ----------------------------------------------------------------------------
+# Builders: basis strides (CuTe's ScaledBasis)
+# ----------------------------------------------------------------------------
+
+
+def basis_case(op, A: Layout, ref_arg, ir_arg, verdict_fn, check):
+    """fly.op(A, ir_arg) for a basis-strided A. The reference is pycute's
+    integer algorithm on the radix-encoded A (cute_ref.BasisRadix, which
+    argues why that is faithful for coalesce, composition and the divides),
+    `verdict_fn(enc(A), ref_arg)`, its result decoded back to basis strides;
+    the check compares the functions pointwise (coordinate -> vector over
+    basis paths). ref_arg None: a one-operand op.
+
+    The products (logical, zipped, tiled, flat, blocked, raked) are left
+    out: CuTe does not define them for a basis-strided A. Each composes
+    with complement(A, ...), and complement sorts A's strides, takes their
+    min and divides by them; CuTe's ScaledBasis has ==, + and * by an
+    integer only (no <, / or %), so it does not compile, and fly rejects it
+    ("complement ... needs static integer strides"). A basis-strided
+    right-hand side (the tiler of composition, the divides and the
+    products) is a separate CuTe case: composing with a stride v·Ek picks
+    mode k of the left side. fly rejects it ("must have integer strides")
+    and pycute has nothing like it, so it is not tested either.
+    """
+    radix = R.BasisRadix.of(A)
+    enc = radix.encode(A)
+    v, exp = verdict_fn(enc) if ref_arg is None else verdict_fn(enc, ref_arg)
+    values = [A] if ref_arg is None else [A, ir_arg]
+    return simple(op, values, v, None if exp is None else radix.decode_layout(exp), check)
+
+
+def _coalesced(enc):
+    return R.OK, pycute.coalesce(enc)
+
+
+def b_coalesce_basis(g: Gen, rng):
+    L = negate_some(rng, g.universe().basis_layout(max_size=1024))
+    return basis_case("coalesce", L, None, None, _coalesced, check_basis(normal=True))
+
+
+def b_coalesce_profile_basis(g: Gen, rng):
+    g.universe()
+    for _ in range(20):
+        L = g.basis_layout(max_size=1024)
+        if isinstance(L.shape, tuple):
+            break
+    else:
+        return None
+    profile = _profile(rng, L, rng.random() < 0.08)
+
+    def verdict(enc, prof):
+        try:
+            return R.OK, pycute.coalesce(enc, prof)
+        except AssertionError:
+            return R.REJECT, None
+
+    return basis_case("coalesce", L, profile, profile, verdict, check_basis(modes=True, rank=len(L)))
+
+
+def b_composition_basis(g: Gen, rng):
+    g.universe(0.55)
+    A = negate_some(rng, g.basis_layout(max_size=256))
+    B = _tiler_layout(g, rng, rng.choice([8, 32, 128]))
+    return basis_case("composition", A, B, B, R.composition_verdict, check_basis(modes=isinstance(B.shape, tuple)))
+
+
+def b_composition_tile_basis(g: Gen, rng):
+    g.universe(0.55)
+    A = negate_some(rng, g.basis_layout(max_size=256))
+    t = g.tile(A, full=True)
+    return basis_case("composition", A, t, to_tile(t), R.composition_verdict, check_basis(modes=True, rank=len(A)))
 
 
 RECAST_BITS = [(16, 32), (32, 16), (8, 32), (32, 8), (16, 16), (8, 16), (16, 8), (64, 16), (16, 64), (4, 8), (8, 4), (6, 8), (8, 6)]
@@ -454,6 +596,8 @@ def b_make_identity_layout(g: Gen, rng):
             return "wrong result kind", repr(ours)
         if unwrap1(ours.shape) != unwrap1(shape):
             return "wrong shape", f"{fmt_tuple(ours.shape)} vs {fmt_tuple(shape)}"
+        if not is_static(ours.stride):
+            return "non-static result", fmt_layout(ours)
         got = identity_components(ours, shape)
         n = R.size_of(shape)
         idx = np.arange(n, dtype=np.int64)
@@ -473,21 +617,11 @@ def b_make_identity_layout(g: Gen, rng):
 
 
 def identity_components(layout, shape):
-    """{basis path: array over all 1-D indices} of a basis-strided layout."""
-    n = R.size_of(layout.shape)
-    idx = np.arange(n, dtype=np.int64)
-    out = {}
-    for s, d in zip(R.flat(layout.shape), R.flat(layout.stride)):
-        c = idx % s
-        idx = idx // s
-        if isinstance(d, Basis):
-            path, value = d.path, d.value
-        else:
-            path, value = (), d
-        if not isinstance(shape, tuple) and path == (0,):
-            path = ()
-        if isinstance(value, int) and value:
-            out[path] = out.get(path, 0) + c * value
+    """{basis path: array over all 1-D indices} of a basis-strided layout;
+    for a leaf shape, E0 names the one coordinate like the empty path."""
+    out = basis_components(layout)
+    if not isinstance(shape, tuple) and (0,) in out:
+        out[()] = out.pop((0,)) + out.get((), 0)
     return out
 
 
@@ -817,4 +951,13 @@ def registry(n):
     for op in _DIVIDES:
         reg[op] = (make_divide_builder(op, False), half)
         reg[op + "_tile"] = (make_divide_builder(op, True), half)
+    # Basis strides: the ops CuTe defines for them (see basis_case).
+    reg["coalesce_basis"] = (b_coalesce_basis, half)
+    reg["coalesce_profile_basis"] = (b_coalesce_profile_basis, half)
+    reg["composition_basis"] = (b_composition_basis, half)
+    reg["composition_tile_basis"] = (b_composition_tile_basis, half)
+    for op in _DIVIDES:
+        if op.endswith("divide"):
+            reg[op + "_basis"] = (make_divide_builder(op, False, basis=True), half)
+            reg[op + "_tile_basis"] = (make_divide_builder(op, True, basis=True), half)
     return reg

@@ -13,6 +13,8 @@
   definitions: flat_divide/flat_product, blocked/raked_product,
   make_ordered_layout, make_layout_like, make_identity_layout,
   recast_layout, tile_to_shape, dice.
+* `BasisRadix`: basis strides (CuTe's ScaledBasis) as digits of integers,
+  so that pycute's own algorithms give the reference for layouts with them.
 """
 
 from __future__ import annotations
@@ -152,13 +154,13 @@ def is_injective(layout: Layout) -> bool:
     return len(np.unique(v)) == len(v)
 
 
-def eval_basis_layout(layout: Layout, i: int):
-    """crd2idx of a 1-D index through a layout whose strides are scaled
-    basis elements: returns {path: value}."""
+def eval_basis_layout(layout: Layout, i):
+    """crd2idx of a 1-D index (an int, or a numpy array of them) through a
+    layout whose strides are scaled basis elements: returns {path: value}."""
     acc = {}
     for s, d in zip(flat(layout.shape), flat(layout.stride)):
         c = i % s
-        i //= s
+        i = i // s
         if isinstance(d, Basis):
             acc[d.path] = acc.get(d.path, 0) + c * d.value
         elif d != 0:
@@ -183,6 +185,95 @@ def leaf_paths(t, prefix=()):
             yield from leaf_paths(e, prefix + (k,))
     else:
         yield prefix
+
+
+def _map_leaves(fn, t):
+    return tuple(_map_leaves(fn, e) for e in t) if isinstance(t, tuple) else fn(t)
+
+
+# ----------------------------------------------------------------------------
+# Basis strides through pycute's integer algorithms
+# ----------------------------------------------------------------------------
+
+
+class BasisRadix:
+    """pycute has no scaled basis elements. Each basis direction met in a
+    case's input layout (a path: (1,) for E1, (1, 0) for E1E0) becomes a
+    digit of one integer, weight RADIX**k for the k-th path in sorted order:
+    a stride v·E_path encodes as v·RADIX**k, an integer 0 stays 0. pycute's
+    own integer algorithm then runs on the encoded layout, and its result's
+    strides are decoded back to basis elements.
+
+    Why the encoding is faithful, i.e. pycute on enc(A) computes enc of what
+    CuTe computes on A: CuTe defines only ==, * by an integer and + on
+    ScaledBasis (an integer + a basis element only for a static 0), and the
+    ops used with it here touch A's strides in two ways only.
+    * coalesce merges two modes when shape0·stride0 == stride1. In one
+      direction that reads s0·v0·W == v1·W, i.e. CuTe's test s0·v0 == v1 on
+      the values. In different directions (or against an integer 0) the two
+      sides are divisible by different powers of RADIX — s0·v0·R**i is
+      divisible by R**i but not R**(i+1) while 0 < |s0·v0| < RADIX — so they
+      are never equal, as CuTe's ScaledBasis == is false across directions
+      and against integers. So the merges are the same, and so are the
+      shapes of the result.
+    * composition (and the divides, which compose A with the tiler and its
+      complement, the complement taken of the integer tiler over size(A) or
+      shape(coalesce(A))) reads A only through coalesce(A): every branch
+      and divisibility test looks at A's shapes and B's strides, and A's
+      strides are only multiplied by an integer derived from B
+      (rest_stride·curr_stride); enc(c·v·E) = c·enc(v·E).
+    So every result stride is an integer multiple of one encoded input
+    stride: `decode` checks that (one non-zero digit), and the decoded
+    result is the one CuTe's definition gives. Nothing orders, divides or
+    takes the min of A's strides (complement would: the products are left
+    out, see algebra_cases.basis_case).
+
+    Digits cannot overflow into each other: RADIX = 2**64 (pycute computes
+    in Python integers). `encode` checks size(A)·|value| < 2**63 for every
+    input stride, which bounds s0·v0 in the merge test; a result stride c·v
+    is a value fly must hold in an int64, so |c·v| < 2**63 = RADIX/2 and
+    its balanced digit is exact (were it not, fly would report an integer
+    overflow, and the case fail as a rejected valid input).
+    """
+
+    RADIX = 1 << 64
+
+    def __init__(self, paths):
+        self.paths = sorted(set(paths))
+        self.weight = {p: self.RADIX**k for k, p in enumerate(self.paths)}
+
+    @classmethod
+    def of(cls, layout: Layout) -> "BasisRadix":
+        return cls(d.path for d in flat(layout.stride) if isinstance(d, Basis))
+
+    def _encode(self, d):
+        if isinstance(d, Basis):
+            return d.value * self.weight[d.path]
+        if d != 0:
+            raise ValueError(f"integer stride {d} beside basis strides (CuTe adds a basis element only to 0)")
+        return 0
+
+    def encode(self, layout: Layout) -> Layout:
+        n = size_of(layout.shape)
+        for d in flat(layout.stride):
+            if isinstance(d, Basis) and 2 * n * abs(d.value) >= self.RADIX:
+                raise ValueError(f"basis stride {d} too large for the radix encoding of a layout of size {n}")
+        return Layout(layout.shape, _map_leaves(self._encode, layout.stride))
+
+    def decode(self, x: int):
+        """An encoded stride back as a Basis (0 stays 0), by balanced digits."""
+        half, found = self.RADIX // 2, []
+        for p in self.paths:
+            digit = (x + half) % self.RADIX - half
+            if digit:
+                found.append(Basis(digit, p))
+            x = (x - digit) // self.RADIX
+        if x or len(found) > 1:
+            raise AssertionError(f"radix encoding not faithful: a stride along {found} (+{x} beyond)")
+        return found[0] if found else 0
+
+    def decode_layout(self, layout: Layout) -> Layout:
+        return Layout(layout.shape, _map_leaves(self.decode, layout.stride))
 
 
 # ----------------------------------------------------------------------------

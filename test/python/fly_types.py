@@ -58,6 +58,9 @@ class Basis:
     def __str__(self) -> str:
         return str(self.value) + "".join(f"E{m}" for m in self.path)
 
+    def __neg__(self) -> "Basis":
+        return Basis(-self.value, self.path)
+
 
 @dataclass(frozen=True)
 class Tile:

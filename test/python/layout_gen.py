@@ -4,7 +4,9 @@ Two number universes: powers of two (where CuTe's divisibility conditions
 almost always hold, so most cases exercise the "must succeed" path) and
 small general integers (where they often fail, feeding the "must reject"
 set). Shapes nest up to depth 3; strides are compact, permuted, gapped,
-random, or contain zeros.
+random, or contain zeros. Basis strides (CuTe's ScaledBasis, fly's `2E1`)
+come as identity layouts, coordinate-tensor-like layouts (one direction per
+mode) and scaled bases scattered over a few directions.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pycute
 from pycute import Layout
 
 import cute_ref as R
-from fly_types import Tile
+from fly_types import Basis, Tile
 
 
 def _size(layout):
@@ -23,6 +25,9 @@ def _size(layout):
 
 POW2 = [1, 2, 2, 4, 4, 8]
 GENERAL = [1, 2, 3, 4, 5, 6, 7, 8]
+# Directions for scattered basis strides. Each set is prefix-free: CuTe
+# cannot add E1 to E1E0 (an integer to a tuple), so no coordinate mixes them.
+BASIS_DIRECTIONS = [((0,), (1,)), ((0,), (1,), (2,)), ((0,), (1, 0), (1, 1)), ((1,), (0, 0), (0, 1), (2,))]
 
 
 class Gen:
@@ -94,6 +99,35 @@ class Gen:
         s = self.shape(max_size, max_depth, max_rank, lo)
         return Layout(s, self.stride(s, style))
 
+    # -- basis strides ----------------------------------------------------
+    def basis_stride(self, shape, style=None):
+        """Strides of fly_types.Basis leaves (and integer 0 for broadcast
+        modes: CuTe adds a basis element to a static zero only, so no other
+        integer stride sits beside basis strides).
+        identity: make_identity_layout's E0, (E1E0, E1E1), ...;
+        modes:    coordinate-tensor-like, mode i along Ei with the values of
+                  an integer stride of that mode (a tile or thread partition
+                  of an identity tensor);
+        scatter:  an integer stride of the whole shape, each leaf along a
+                  direction drawn from a small set: values of different
+                  directions line up (shape0*value0 == value1), where only
+                  the directions keep coalesce from merging."""
+        style = style or self.rng.choice(["identity", "modes", "modes", "scatter", "scatter", "scatter"])
+        if style == "identity":
+            return R.basis_like(shape)
+        if style == "modes":
+            if not isinstance(shape, tuple):
+                return _along(self.stride(shape, self.rng.choice(["compact", "gap", "zeros"])), (0,))
+            return tuple(_along(self.stride(m, self.rng.choice(["compact", "compact", "perm", "gap", "zeros"])), (i,))
+                         for i, m in enumerate(shape))
+        directions = self.rng.choice(BASIS_DIRECTIONS)
+        flat = [Basis(d, self.rng.choice(directions)) if d else 0 for d in R.flat(self.stride(shape))]
+        return unflatten(flat, shape)
+
+    def basis_layout(self, max_size=256, max_depth=3, max_rank=4, style=None) -> Layout:
+        s = self.shape(max_size, max_depth, max_rank)
+        return Layout(s, self.basis_stride(s, style))
+
     # -- tiles ------------------------------------------------------------
     def tile_mode(self, mode: Layout, depth_left=2):
         """A tiler for one mode of a layout: `*`, N, a layout, or nested."""
@@ -127,6 +161,11 @@ class Gen:
         m = self.rng.randint(0, 4)
         s = self.rng.choice([1, -1]) * self.rng.randint(max(b, 1), b + 3)
         return pycute.Swizzle(b, m, s)
+
+
+def _along(stride, path):
+    """Integer strides as basis strides along one direction (0 stays 0)."""
+    return unflatten([Basis(d, path) if d else 0 for d in R.flat(stride)], stride)
 
 
 def unflatten(flat, like):

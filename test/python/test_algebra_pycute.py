@@ -6,7 +6,11 @@ under test is written without its result type, and fly-opt prints the type
 it inferred. That type is parsed back into a pycute object and compared by
 function (size, and the index of every 1-D coordinate) and by rank structure
 where CuTe fixes it. Inputs that CuTe's preconditions reject (pycute raises)
-must be rejected with a located diagnostic.
+must be rejected with a located diagnostic. The `*_basis` groups give the
+left-hand layout basis strides (identity layouts, coordinate-tensor-like
+layouts, scaled bases); pycute runs on their radix encoding
+(cute_ref.BasisRadix) and the results are compared pointwise as vectors over
+the basis paths.
 
 Reproduce a failure with FLY_TEST_SEED=<seed printed in the message>;
 FLY_ALGEBRA_CASES sets the number of "must succeed" cases per group.
