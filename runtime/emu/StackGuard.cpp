@@ -3,7 +3,9 @@
 // A kernel that touches memory it may not (an out-of-bounds pointer into an
 // unmapped page, a store to read-only memory, a fiber running off its stack
 // into its guard zone) gets SIGSEGV, or SIGBUS for some mapped-file and
-// alignment faults. The handler runs on the thread's alternate signal
+// alignment faults; one that divides an integer by zero (or the most
+// negative value by -1: undefined in LLVM IR, an unspecified value on the
+// GPU, a #DE exception on x86-64) gets SIGFPE. The handler runs on the thread's alternate signal
 // stack. If the thread's runner has a fiber running and the fault is the
 // kernel's (WorkgroupRunner::catchFault), it records the fault and rewrites
 // the interrupted context to resume the runner's scheduler (rsp = the
@@ -38,13 +40,15 @@
 namespace fly::emu {
 namespace {
 
-struct sigaction previousSegv, previousBus;
+struct sigaction previousSegv, previousBus, previousFpe;
 
 void onFault(int sig, siginfo_t *info, void *context) {
   if (WorkgroupRunner *runner = WorkgroupRunner::active())
     if (runner->catchFault(sig, info, context))
       return;
-  const struct sigaction &previous = sig == SIGBUS ? previousBus : previousSegv;
+  const struct sigaction &previous = sig == SIGBUS   ? previousBus
+                                     : sig == SIGFPE ? previousFpe
+                                                     : previousSegv;
   if (previous.sa_flags & SA_SIGINFO) {
     previous.sa_sigaction(sig, info, context);
     return;
@@ -71,8 +75,10 @@ void installFaultHandler() {
     sigemptyset(&action.sa_mask);
     sigaddset(&action.sa_mask, SIGSEGV);
     sigaddset(&action.sa_mask, SIGBUS);
+    sigaddset(&action.sa_mask, SIGFPE);
     sigaction(SIGSEGV, &action, &previousSegv);
     sigaction(SIGBUS, &action, &previousBus);
+    sigaction(SIGFPE, &action, &previousFpe);
   });
 }
 
@@ -135,6 +141,15 @@ std::string WorkgroupRunner::describeFault() const {
                   "(FlyEmuLaunchConfig.stack_bytes)",
                   stacks.stackBytes());
     return std::string("kernel stack overflow ") + where + what;
+  }
+  if (fault.signal == SIGFPE) {
+    // x86-64 raises #DE (FPE_INTDIV) for both; floating-point exceptions
+    // are masked, as on the GPU.
+    std::snprintf(what, sizeof what,
+                  "integer division by zero, or of the most negative value "
+                  "by -1 (SIGFPE): undefined in LLVM IR, an unspecified "
+                  "value on the GPU");
+    return std::string("kernel fault ") + where + what;
   }
   const char *name = fault.signal == SIGBUS ? "SIGBUS" : "SIGSEGV";
   const auto address = reinterpret_cast<uintptr_t>(fault.address);

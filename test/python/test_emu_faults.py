@@ -114,3 +114,32 @@ def test_fault_in_a_grid_on_the_thread_pool_then_a_full_grid():
     a, b = _arrays(n, seed=6)
     add_one(a, b, fx.Int64(0), fx.Int32(-1))
     np.testing.assert_array_equal(b, a + 1.0)
+
+
+@flyc.kernel
+def divide(A: fx.Tensor, B: fx.Tensor, d: fx.Int32, who: fx.Int32):
+    i = fx.block_idx.x * BLOCK + fx.thread_idx.x
+    # One work-item divides by `d` (0: a division by zero, undefined), the
+    # others by 1.
+    divisor = fx.arith.select(i == who, d, fx.Int32(1))
+    B[i] = A[i] // divisor
+
+
+@flyc.jit
+def run_divide(A, B, d: fx.Int32, who: fx.Int32):
+    divide(A, B, d, who).launch(grid=(A.shape[0] // BLOCK, 1, 1), block=(BLOCK, 1, 1))
+
+
+@pytest.mark.parametrize("numerator, d", [(5, 0), (-(2**31), -1)])
+def test_integer_division_fault_is_an_error_and_the_process_survives(numerator, d):
+    """An integer division by zero, or INT_MIN / -1, raises SIGFPE on the
+    host; it is a launch error naming the work-item, not the end of the
+    process."""
+    a = np.full(2 * BLOCK, numerator, np.int32)
+    b = np.zeros_like(a)
+    with pytest.raises(FlyDSLError) as e:
+        run_divide(a, b, fx.Int32(d), fx.Int32(BLOCK + 9))
+    assert ("kernel fault in workgroup (1,0,0), work-item (9,0,0): integer division by "
+            "zero, or of the most negative value by -1 (SIGFPE)") in str(e.value), str(e.value)
+    run_divide(a, b, fx.Int32(1), fx.Int32(-1))
+    np.testing.assert_array_equal(b, a)

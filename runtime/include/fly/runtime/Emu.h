@@ -62,9 +62,13 @@
  *   an address (the processor gives none). What cannot be detected: an
  *   out-of-bounds access that lands in memory the process has mapped
  *   (the next array, the heap, another work-item's stack) reads or writes
- *   it silently, exactly as the host code would. The handlers (SIGSEGV and
- *   SIGBUS, installed at the first launch, on a per-thread alternate signal
- *   stack) pass every other fault, a fault of the runtime's own code or of
+ *   it silently, exactly as the host code would. An integer division by
+ *   zero, or of the most negative value by -1 (undefined in LLVM IR; the
+ *   GPU gives an unspecified value, x86-64 raises SIGFPE), is reported as
+ *     kernel fault in workgroup (x,y,z), work-item (x,y,z): integer
+ *     division by zero, or of the most negative value by -1 (SIGFPE): ...
+ *   The handlers (SIGSEGV, SIGBUS and SIGFPE, installed at the first
+ *   launch, on a per-thread alternate signal stack) pass every other fault, a fault of the runtime's own code or of
  *   a thread that runs no work-item, to the handler installed before them
  *   (Python's faulthandler, say) or to the default action.
  *
