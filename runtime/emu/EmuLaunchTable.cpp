@@ -96,6 +96,7 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   // Compiler-runtime helpers older libgcc lacks (HostBuiltins.cpp).
   define("__truncsfbf2", (void *)&fly_emu_truncsfbf2);
   define("__truncdfbf2", (void *)&fly_emu_truncdfbf2);
+  define("__truncdfhf2", (void *)&fly_emu_truncdfhf2);
   if (llvm::Error err = (*jit)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(err);

@@ -2,9 +2,10 @@
 //
 // Emulated kernels are host code, and LLVM lowers some of their operations
 // on x86-64 to calls of compiler-runtime helpers. Most come from the
-// process (libgcc: the f16 conversions, say); the bfloat16 truncations are
-// missing from older libgcc (Debian 12's), so the emulator's launch table
-// defines them from these. Round to nearest even, NaN kept quiet with its
+// process (libgcc: the f32 <-> f16 conversions, say); the bfloat16
+// truncations, and the f64 -> f16 one, are missing from older libgcc's
+// shared library (Debian 12's), so the emulator's launch table defines them
+// from these. Round to nearest even, NaN kept quiet with its
 // sign, as the GPU's v_cvt does and the IEEE conversion would.
 //
 // ABI: the x86-64 psABI passes a bfloat16 like a _Float16, in the low 16
@@ -14,6 +15,7 @@
 
 #include "HostBuiltins.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -44,11 +46,24 @@ _Float16 fly_emu_truncsfbf2(float value) {
   return asXmmHalf(roundToBFloat16(value));
 }
 
-// Via float: a double rounded twice (to f32, then to bf16) can differ from
-// the direct rounding in the last bit, for values within 2^-24 relative of
-// a tie.
+// Rounded once: the double goes to float rounded to odd (toward zero, the
+// lowest bit set when anything was dropped), which keeps enough to round
+// to bf16 correctly afterwards, as the GPU's v_cvt does for f64.
 _Float16 fly_emu_truncdfbf2(double value) {
-  return asXmmHalf(roundToBFloat16(float(value)));
+  float nearest = float(value);
+  if (double(nearest) == value || value != value)
+    return asXmmHalf(roundToBFloat16(nearest));
+  uint32_t bits;
+  std::memcpy(&bits, &nearest, sizeof bits);
+  if (std::fabs(double(nearest)) > std::fabs(value))
+    bits -= 1; // toward zero: the same sign, one step smaller in magnitude
+  bits |= 1u;
+  float odd;
+  std::memcpy(&odd, &bits, sizeof odd);
+  return asXmmHalf(roundToBFloat16(odd));
 }
+
+// GCC's conversion of a double to _Float16 rounds once, to nearest even.
+_Float16 fly_emu_truncdfhf2(double value) { return _Float16(value); }
 
 } // extern "C"
