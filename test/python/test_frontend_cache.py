@@ -117,11 +117,11 @@ CHANGES = {
     "arch": {"env": dict(ARCH="gfx950")},
     "dtype": {"tensor": lambda: _array(dtype=np.float16)},
     "rank": {"tensor": lambda: _array(shape=(2, 32))},
-    "static leaves": {"tensor": lambda: flyc.from_dlpack(_array())},
+    "static-leaves": {"tensor": lambda: flyc.from_dlpack(_array())},
     "divisibility": {"tensor": lambda: flyc.from_dlpack(_array()).mark_layout_dynamic(divisibility=4)},
     "alignment": {"tensor": lambda: _array(offset=1)},
-    "opt level": {"env": dict(FLYDSL_COMPILE_OPT_LEVEL="1")},
-    "debug info": {"env": dict(FLYDSL_DEBUG_ENABLE_DEBUG_INFO="1")},
+    "opt-level": {"env": dict(FLYDSL_COMPILE_OPT_LEVEL="1")},
+    "debug-info": {"env": dict(FLYDSL_DEBUG_ENABLE_DEBUG_INFO="1")},
     "runtime": {"env": dict(FLYDSL_RUNTIME_KIND="emu")},
 }
 
