@@ -139,6 +139,17 @@ def test_malformed_environment_names_the_variable(env, var, value):
         env(**{var: value})
 
 
+@pytest.mark.parametrize("var, value, field, want", [
+    ("FLYDSL_DEBUG_LOG_LEVEL", "INFO", "log_level", "info"),
+    ("FLYDSL_DEBUG_LOG_LEVEL", " Warning ", "log_level", "warning"),
+    ("FLYDSL_RUNTIME_KIND", "EMU", "runtime_kind", "emu"),
+    ("ARCH", "GFX1100", "arch", "gfx1100"),
+])
+def test_enumerated_variables_take_any_case(env, var, value, field, want):
+    env(**{var: value})
+    assert getattr(flyc.Environment.current(), field) == want
+
+
 def test_debug_variables(env, tmp_path, capfd):
     """FLYDSL_DUMP_IR writes the device LLVM IR too; FLYDSL_DEBUG_DUMP_ASM
     prints the ISA; FLYDSL_DEBUG_PRINT_AFTER_ALL prints the IR after every

@@ -46,13 +46,16 @@ def _int(name: str, default: int, low: int, high: int) -> int:
 
 
 def _choice(name: str, default: str | None, choices) -> str | None:
+    """One of `choices`, given in any case (INFO is info, GFX942 gfx942)."""
     text = os.environ.get(name)
     if text is None or not text.strip():
         return default
-    if text.strip() not in choices:
+    by_lower = {choice.lower(): choice for choice in choices}
+    choice = by_lower.get(text.strip().lower())
+    if choice is None:
         raise FlyDSLError(f"environment variable {name}={text!r} must be one of "
                           + ", ".join(choices))
-    return text.strip()
+    return choice
 
 
 class _StderrHandler(logging.Handler):
