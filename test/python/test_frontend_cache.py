@@ -153,6 +153,35 @@ def test_a_change_misses(cache_env, monkeypatch, change):
     assert len(_entries(cache_env)) == 2
 
 
+@pytest.mark.parametrize("where, env, hits", [
+    ("another directory", {}, True),
+    ("lower in the file", {}, True),
+    ("another directory", {"FLYDSL_DEBUG_ENABLE_DEBUG_INFO": "1"}, False),
+    ("lower in the file", {"FLYDSL_DEBUG_ENABLE_DEBUG_INFO": "1"}, False),
+    ("another directory", {"FLYDSL_RUNTIME_KIND": "emu"}, False),
+])
+def test_the_key_is_what_the_code_is_not_where_it_lives(cache_env, monkeypatch, where, env, hits):
+    """SPEC §6: the same kernel from another directory (or moved down its
+    file) hits the entry; file and line enter the key only where they enter
+    the artifact: with debug info, and in emulator code (its fault messages
+    name the line)."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    flyc.Environment.reload()
+    assert not _compile(_load(cache_env)).from_cache
+    if where == "another directory":
+        (cache_env / "elsewhere").mkdir()
+        module = _load(cache_env / "elsewhere")
+    else:
+        path = cache_env / "kmod.py"
+        path.write_text("# moved down by a comment\n\n" + path.read_text())
+        spec = importlib.util.spec_from_file_location(f"kmod_{next(_count)}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    assert _compile(module).from_cache == hits
+    assert len(_entries(cache_env)) == (1 if hits else 2)
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip"])
 def test_a_damaged_entry_is_rebuilt(cache_env, damage):
     first = _compile(_load(cache_env))
@@ -246,7 +275,7 @@ def test_code_keys_are_the_same_in_every_process(tmp_path):
     keys = {_code_key(tmp_path, "k.py", "!", seed) for seed in (0, 1, 2, 12345)}
     assert len(keys) == 1
     assert _code_key(tmp_path, "k.py", "?", 0) not in keys
-    # The file is part of the key (an artifact's locations are the function's).
+    # With locations (debug info, the emulator) the file is part of it.
     assert _code_key(tmp_path, "other.py", "!", 0) not in keys
 
 

@@ -5,7 +5,8 @@ LLVM's version); Python supplies everything else, before tracing so that a
 hit skips tracing entirely:
 - the front end itself: a hash of the flydsl package's Python sources;
 - the compiled code of the jit function and of everything it can reach
-  (bytecode, constants, names, file and line table: `_describe_code`):
+  (bytecode, constants and names, `_describe_code`; its file and line
+  table only with debug info or for the emulator, see key_material):
   the kernels, helpers and jit functions named by its code (globals,
   closure cells, attributes of user modules), recursively. Functions are named by
   their qualified names only: the same code with the same captures in
@@ -79,40 +80,45 @@ def _describe_value(value, depth=0) -> str:
     return f"{type(value).__name__}:{value!r}"
 
 
-def _describe_code(code: types.CodeType) -> str:
+def _describe_code(code: types.CodeType, locations: bool = True) -> str:
     """What a function's compiled code is, exactly and the same in every
     process of this Python: its bytecode, constants (nested code objects
     described the same way, sets in sorted order: their iteration order
-    changes with the hash seed), names, argument layout, file and line
-    table (an artifact's locations must be the function's). Cheaper than
-    reading and tokenising its source, and blind to comments alone."""
+    changes with the hash seed), names and argument layout; with
+    `locations`, also its file and line table. Cheaper than reading and
+    tokenising its source, and blind to comments alone (and, without
+    locations, to where the code lives)."""
     digest = hashlib.sha256()
-    for part in (code.co_code, code.co_linetable, code.co_exceptiontable
-                 if hasattr(code, "co_exceptiontable") else b""):
+    parts = [code.co_code, getattr(code, "co_exceptiontable", b"")]
+    if locations:
+        parts.append(code.co_linetable)
+    for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
-    header = (code.co_filename, code.co_name, code.co_firstlineno, code.co_argcount,
-              code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags,
-              code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    header = (code.co_name, code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+              code.co_flags, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    if locations:
+        header += (code.co_filename, code.co_firstlineno)
     digest.update(repr(header).encode())
     for const in code.co_consts:
-        digest.update(_describe_const(const).encode() + b"\0")
+        digest.update(_describe_const(const, locations).encode() + b"\0")
     return digest.hexdigest()
 
 
-def _describe_const(const) -> str:
+def _describe_const(const, locations: bool) -> str:
     if isinstance(const, types.CodeType):
-        return "code:" + _describe_code(const)
+        return "code:" + _describe_code(const, locations)
     if isinstance(const, (frozenset, set)):
-        return "frozenset(" + ",".join(sorted(_describe_const(c) for c in const)) + ")"
+        return "frozenset(" + ",".join(sorted(_describe_const(c, locations) for c in const)) + ")"
     if isinstance(const, tuple):
-        return "tuple(" + ",".join(_describe_const(c) for c in const) + ")"
+        return "tuple(" + ",".join(_describe_const(c, locations) for c in const) + ")"
     return f"{type(const).__name__}:{const!r}"
 
 
 class _Collector:
-    def __init__(self):
+    def __init__(self, locations: bool):
         self.fields: list[tuple[str, str]] = []
         self.seen: set[int] = set()
+        self.locations = locations
 
     def function(self, fn):
         fn = getattr(fn, "fn", fn)  # Kernel / JitFunction wrap a function
@@ -123,7 +129,7 @@ class _Collector:
         code = fn.__code__
         if not _is_user_file(code.co_filename):
             return
-        self.fields.append((f"code:{fn.__qualname__}", _describe_code(code)))
+        self.fields.append((f"code:{fn.__qualname__}", _describe_code(code, self.locations)))
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
             try:
                 self.value(f"closure:{fn.__qualname__}.{name}", cell.cell_contents)
@@ -151,10 +157,13 @@ class _Collector:
         self.fields.append((field, _describe_value(value)))
 
 
-def key_material(fn, specs, env) -> list[tuple[str, str]]:
+def key_material(fn, specs, env, emulator: bool = False) -> list[tuple[str, str]]:
     """The (field, value) pairs of the cache key of `fn` compiled for
-    argument `specs` in environment `env`."""
-    collector = _Collector()
+    argument `specs` in environment `env`, for the emulator or the chip.
+    Source files and lines are in the key only where they are in the
+    artifact: with debug info, and in emulator code, whose fault messages
+    name the user's line. Otherwise the same code hits from any directory."""
+    collector = _Collector(locations=env.debug_info or emulator)
     collector.fields += [("frontend", frontend_identity()),
                          ("function", fn.__qualname__),
                          ("arguments", repr(specs)),

@@ -123,7 +123,7 @@ class JitFunction:
         across processes."""
         if not env.enable_cache:
             return self._trace_and_compile(specs, emulator)
-        fields = key_material(self.fn, specs, env) + [("emulator", str(emulator))]
+        fields = key_material(self.fn, specs, env, emulator) + [("emulator", str(emulator))]
         try:
             cache = _fly.DiskCache.open(env.cache_dir)
         except RuntimeError as err:
