@@ -446,3 +446,55 @@ def test_string_annotations_are_evaluated():
         exec(compile("from __future__ import annotations\nimport flydsl.compiler as flyc\n"
                      "@flyc.jit\ndef g(A: Undefined):\n    pass\n", "ann.py", "exec"), {})
     assert (e.value.filename, e.value.lineno) == ("ann.py", 3)
+
+
+# -- tracebacks end in the user's code ------------------------------------------
+
+@flyc.kernel
+def exp_of_a_tensor(A: fx.Tensor):
+    A[fx.thread_idx.x] = fx.math.exp(A)  # L:exp_of_tensor
+
+
+@flyc.jit
+def run_exp_of_a_tensor(A):
+    exp_of_a_tensor(A).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+def _frames(err):
+    import traceback
+
+    package = str(Path(flyc.__file__).resolve().parents[1])
+    frames = traceback.extract_tb(err.__traceback__)
+    return frames, [f for f in frames if f.filename.startswith(package)]
+
+
+@pytest.mark.parametrize("how", ["jit", "compile", "compiled call"])
+def test_a_traceback_ends_in_the_users_code(fly_env, how):
+    """An error raised through the API shows the user's frames, ending at
+    the user's line, and of flydsl's only the entry point that re-raised
+    it; FLYDSL_DEBUG_SHOW_STACKTRACE=1 keeps every frame. (Python puts the
+    re-raising frame in the traceback; it is the only one of flydsl's.)"""
+    a = np.zeros(64, np.float32)
+    if how == "compiled call":
+        compiled = flyc.compile(scaled, a, a, 64, 1)
+        call, where = (lambda: compiled(a, a, 64.0, 1)), None  # a float for an i32
+    elif how == "compile":
+        call, where = (lambda: flyc.compile(run_exp_of_a_tensor, a)), _LINES["exp_of_tensor"]
+    else:
+        call, where = (lambda: run_exp_of_a_tensor(a)), _LINES["exp_of_tensor"]
+    with pytest.raises(FlyDSLError) as e:
+        call()
+    frames, ours = _frames(e.value)
+    # The user's frames, then the entry point that re-raised it, then (for
+    # an error in the user's kernel or host function) the user's frames
+    # down to the line.
+    assert len(ours) == 1, ours
+    if where is None:  # the entry point itself found the error
+        assert frames[-1] == ours[0] and frames[-2].filename == THIS_FILE
+    else:
+        assert (frames[-1].filename, frames[-1].lineno) == (THIS_FILE, where), frames
+    fly_env(FLYDSL_DEBUG_SHOW_STACKTRACE="1")
+    with pytest.raises(FlyDSLError) as e:
+        call()
+    frames, ours = _frames(e.value)
+    assert len(ours) > 1 and frames[-1].filename != THIS_FILE

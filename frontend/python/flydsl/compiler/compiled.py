@@ -16,7 +16,7 @@ import weakref
 from .. import _fly
 from . import arguments as args_mod
 from .env import Environment
-from .errors import ArgumentError, FlyDSLError, TraceError
+from .errors import ArgumentError, FlyDSLError, TraceError, user_traceback
 from .ir import user_location
 from .runtime import ensure_runtime
 from .signature import Stream, bind_arguments
@@ -186,13 +186,18 @@ class CompiledFunction:
 
     def __call__(self, *args, **kwargs):
         """Launches the kernels as the traced host function does."""
-        native = self._native
-        if native:
-            if not kwargs and native.call(args):
-                return
-            if self._native_stale():  # made again below
-                native = self._native = None
-        self._run(self.pack(*args, **kwargs))
+        try:
+            native = self._native
+            if native:
+                if not kwargs and native.call(args):
+                    return
+                if self._native_stale():  # made again below
+                    native = self._native = None
+            self._run(self.pack(*args, **kwargs))
+        except FlyDSLError as err:
+            if Environment.current().show_stacktrace:
+                raise
+            raise err.with_traceback(user_traceback(err.__traceback__)) from None
         if native is None:
             self._native = self._native_packer()
 

@@ -9,6 +9,11 @@ mapped back from the IR.
 
 from __future__ import annotations
 
+import os
+import types
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
 
 class FlyDSLError(Exception):
     """Base class of every error FlyDSL raises for user input."""
@@ -39,3 +44,18 @@ class ArgumentError(FlyDSLError, TypeError):
 
 class CompileError(FlyDSLError):
     """IR that the compiler rejects (a verifier or pass failure)."""
+
+
+def user_traceback(tb):
+    """The traceback `tb` without the frames of flydsl's own files, so that
+    an error raised through the API ends in the user's code (the API's
+    entry points re-raise with it unless FLYDSL_DEBUG_SHOW_STACKTRACE=1)."""
+    kept = []
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+            kept.append(tb)
+        tb = tb.tb_next
+    chain = None
+    for entry in reversed(kept):
+        chain = types.TracebackType(chain, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return chain

@@ -16,7 +16,7 @@ from . import arguments as args_mod
 from .ast_rewriter import rewrite
 from .cache_key import key_material
 from .env import Environment
-from .errors import CompileError, FlyDSLError, TraceError
+from .errors import CompileError, FlyDSLError, TraceError, user_traceback
 from .ir import parse_type
 from .trace import Trace
 from .tracer import Tracer
@@ -105,6 +105,14 @@ class JitFunction:
         return tuple(specs)
 
     def compile(self, *args, **kwargs) -> CompiledFunction:
+        try:
+            return self._compile(args, kwargs)
+        except FlyDSLError as err:
+            if Environment.current().show_stacktrace:
+                raise
+            raise err.with_traceback(user_traceback(err.__traceback__)) from None
+
+    def _compile(self, args, kwargs) -> CompiledFunction:
         bound = bind_arguments(self.signature, self.name, args, kwargs)
         specs = self._specs(bound)
         env = Environment.current()
@@ -156,13 +164,18 @@ class JitFunction:
                 except TypeError:  # an unhashable Constexpr value
                     fast = None
         compiled = self._fast.get((fast, Environment.generation)) if fast is not None else None
-        if compiled is None:
-            compiled = self.compile(*args, **kwargs)
-            if fast is not None and len(self._fast) < 256:
-                self._fast[(fast, Environment.generation)] = compiled
-        if env.compile_only:
-            return None
-        compiled._call_unchecked(args, kwargs)
+        try:
+            if compiled is None:
+                compiled = self._compile(args, kwargs)
+                if fast is not None and len(self._fast) < 256:
+                    self._fast[(fast, Environment.generation)] = compiled
+            if env.compile_only:
+                return None
+            compiled._call_unchecked(args, kwargs)
+        except FlyDSLError as err:
+            if env.show_stacktrace:
+                raise
+            raise err.with_traceback(user_traceback(err.__traceback__)) from None
 
     def _trace_and_compile(self, specs, emulator: bool = False) -> CompiledFunction:
         from ..expr.algebra import wrap
@@ -234,4 +247,9 @@ def compile(fn, *args, **kwargs) -> CompiledFunction:
     """The compiled form of a @flyc.jit function for these arguments."""
     if not isinstance(fn, JitFunction):
         fn = JitFunction(fn)
-    return fn.compile(*args, **kwargs)
+    try:
+        return fn._compile(args, kwargs)
+    except FlyDSLError as err:  # as JitFunction.compile
+        if Environment.current().show_stacktrace:
+            raise
+        raise err.with_traceback(user_traceback(err.__traceback__)) from None
