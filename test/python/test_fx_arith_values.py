@@ -976,7 +976,27 @@ REJECTED = {  # name -> (operand types, fx function)
     "f16-plus-bf16": ((fx.Float16, fx.BFloat16), lambda a, b: a + b),
     "ceil_div-float": ((fx.Float32, fx.Float32), lambda a, b: fx.arith.ceil_div(a, b)),
     "shr-float": ((fx.Float32, fx.Float32), lambda a, b: fx.arith.shr(a, 1)),
+    "int-constant-too-big": ((fx.Int32, fx.Int32), lambda a, b: a + 2**32),
+    "int-constant-too-small": ((fx.Uint32, fx.Uint32), lambda a, b: a + (-(2**31) - 1)),
+    "int64-constant-too-big": ((fx.Int64, fx.Int64), lambda a, b: a * 2**64),
 }
+
+
+def test_an_integer_constant_out_of_range_is_an_error_at_its_line():
+    """A Python int becomes a constant of the other operand's type when its
+    bits fit, read signed or unsigned (0xFFFFFFFF is an Int32 mask); past
+    that it is an error at the user's line, not an MLIR diagnostic."""
+    a = np.zeros(BLOCK, np.int32)
+    with pytest.raises(TraceError) as e:
+        run_scalar(a, a, a.copy(), lambda x, y: x + 2**40, (fx.Int32, fx.Int32, fx.Int32))  # L:too_big
+    assert e.value.bare_message == "the integer 1099511627776 does not fit in Int32 (32 bits)"
+    assert (e.value.filename, e.value.lineno) == (__file__, _line("too_big"))
+
+
+def _line(marker):
+    from pathlib import Path
+    return next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if f"# L:{marker}" in text)
 
 REJECTED_VECTOR = {
     "index_cast": lambda a, b: fx.arith.index_cast(a, Index),

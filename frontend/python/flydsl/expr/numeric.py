@@ -180,7 +180,13 @@ def constant(x, cls):
     elif cls.is_float:
         attr = f"value = {_float_text(float(x), cls)} : {cls.mlir_type}"
     else:
-        attr = f"value = {int(x)} : {cls.mlir_type}"
+        value = int(x)
+        # The bits of an integer type, read signed or unsigned: Int32 takes
+        # -2**31 .. 2**32 - 1 (0xFFFFFFFF is a mask, not an overflow).
+        if not -(1 << (cls.bits - 1)) <= value < (1 << cls.bits):
+            raise TraceError(f"the integer {value} does not fit in {cls.__name__} "
+                             f"({cls.bits} bits)", *user_location()[:2])
+        attr = f"value = {value} : {cls.mlir_type}"
     (v,) = builder().op("arith.constant", (), [cls.type_handle()], attr)
     return cls(v)
 
