@@ -7,7 +7,10 @@
 //   2. moves every pointer type to address space 0 (one AttrTypeReplacer
 //      sweep over values, block arguments and attributes),
 //   3. gives each kernel the context argument, rewrites the ROCDL ops and
-//      LDS addresses of its body in place, and builds its entry wrapper.
+//      LDS addresses of its body in place, and builds its entry wrapper,
+//   4. and, with check-alignment, precedes each of the kernel's accesses
+//      to flat, global, constant and LDS memory (found before step 2, while
+//      address spaces tell them apart) with a test of its alignment.
 // The rewrites are local one-op replacements in known positions (no
 // legality question, no type conversion across op boundaries left after
 // the sweep), so they are done with a builder rather than a pattern driver.
@@ -389,7 +392,7 @@ bool hasRealInitializer(LLVM::GlobalOp global) {
 /// GPU a wrong result or a fault, while the host tolerates it: the
 /// emulator checks it.
 struct AlignedAccess {
-  Operation *op; // its address is accessAddress(op)
+  Operation *op; // its address is memoryAccess(op)->address
   uint64_t align;
   std::string what; // "global load of 16 bytes at <file:line:col>"
 };
@@ -410,9 +413,6 @@ std::string sourceLocation(Location loc) {
   return text;
 }
 
-/// The accesses of `kernel` that need an alignment check; address spaces
-/// must still be those of the kernel (private memory, 5, is the host's own
-/// frame and is not checked).
 /// The alignment LLVM gives an access of `type` that declares none: the
 /// ABI alignment of the AMDGPU data layout, which for scalars, pointers and
 /// vectors (up to 256 bytes) is their size rounded up to a power of two.
@@ -425,43 +425,42 @@ uint64_t implicitAlignment(Type type, const DataLayout &layout) {
   return layout.getTypeABIAlignment(type);
 }
 
-/// The address operand of a load, store or atomic, else null.
-Value accessAddress(Operation *op) {
+/// A memory operation's address, the type it moves and its declared
+/// alignment.
+struct MemoryAccess {
+  Value address;
+  Type type;
+  std::optional<uint64_t> align;
+  StringRef kind;
+};
+
+std::optional<MemoryAccess> memoryAccess(Operation *op) {
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
-    return load.getAddr();
+    return MemoryAccess{load.getAddr(), load.getType(), load.getAlignment(),
+                        "load"};
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
-    return store.getAddr();
+    return MemoryAccess{store.getAddr(), store.getValue().getType(),
+                        store.getAlignment(), "store"};
   if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-    return rmw.getPtr();
+    return MemoryAccess{rmw.getPtr(), rmw.getVal().getType(),
+                        rmw.getAlignment(), "atomic"};
   if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
-    return cas.getPtr();
-  return {};
+    return MemoryAccess{cas.getPtr(), cas.getVal().getType(),
+                        cas.getAlignment(), "compare-and-swap"};
+  return std::nullopt;
 }
 
+/// The accesses of `kernel` that need an alignment check; address spaces
+/// must still be those of the kernel (private memory, 5, is the host's own
+/// frame and is not checked).
 SmallVector<AlignedAccess> alignedAccesses(LLVM::LLVMFuncOp kernel,
                                            const DataLayout &layout) {
   SmallVector<AlignedAccess> accesses;
   kernel.walk([&](Operation *op) {
-    Value address = accessAddress(op);
-    if (!address)
+    std::optional<MemoryAccess> access = memoryAccess(op);
+    if (!access)
       return;
-    Type type;
-    std::optional<uint64_t> align;
-    StringRef kind;
-    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-      type = load.getType(), kind = "load", align = load.getAlignment();
-    } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-      type = store.getValue().getType(), kind = "store";
-      align = store.getAlignment();
-    } else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op)) {
-      type = rmw.getVal().getType(), kind = "atomic";
-      align = rmw.getAlignment();
-    } else {
-      auto cas = cast<LLVM::AtomicCmpXchgOp>(op);
-      type = cas.getVal().getType(), kind = "compare-and-swap";
-      align = cas.getAlignment();
-    }
-    auto ptr = dyn_cast<LLVM::LLVMPointerType>(address.getType());
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(access->address.getType());
     if (!ptr)
       return;
     StringRef space;
@@ -472,13 +471,15 @@ SmallVector<AlignedAccess> alignedAccesses(LLVM::LLVMFuncOp kernel,
     case 4: space = "constant"; break;
     default: return;
     }
-    uint64_t need = align && *align ? *align : implicitAlignment(type, layout);
+    uint64_t need = access->align && *access->align
+                        ? *access->align
+                        : implicitAlignment(access->type, layout);
     if (need <= 1)
       return;
-    std::string what = (space + " " + kind + " of " +
-                        Twine(layout.getTypeSize(type).getFixedValue()) +
-                        " bytes")
-                           .str();
+    std::string what =
+        (space + " " + access->kind + " of " +
+         Twine(layout.getTypeSize(access->type).getFixedValue()) + " bytes")
+            .str();
     if (std::string where = sourceLocation(op->getLoc()); !where.empty())
       what += " at " + where;
     accesses.push_back({op, need, std::move(what)});
@@ -495,8 +496,7 @@ private:
   LogicalResult check(gpu::GPUModuleOp module);
   void rewriteKernel(LLVM::LLVMFuncOp kernel,
                      const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets);
-  void insertAlignmentChecks(LLVM::LLVMFuncOp kernel, Value ctx,
-                      ArrayRef<AlignedAccess> accesses);
+  void insertAlignmentChecks(Value ctx, ArrayRef<AlignedAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
 
   gpu::GPUModuleOp module;
@@ -943,11 +943,12 @@ void lowerPow(LLVM::CallIntrinsicOp op) {
   op.erase();
 }
 
-/// Before each access: a branch to a block that calls
+/// Before each access (of the kernel whose context is `ctx`): a branch to a
+/// block that calls
 /// fly_emu_trap_misaligned(ctx, what, address, align) when the address is
 /// not a multiple of the declared alignment.
-void ConvertROCDLToEmu::insertAlignmentChecks(LLVM::LLVMFuncOp kernel, Value ctx,
-                                       ArrayRef<AlignedAccess> accesses) {
+void ConvertROCDLToEmu::insertAlignmentChecks(
+    Value ctx, ArrayRef<AlignedAccess> accesses) {
   if (accesses.empty())
     return;
   MLIRContext *context = &getContext();
@@ -977,7 +978,7 @@ void ConvertROCDLToEmu::insertAlignmentChecks(LLVM::LLVMFuncOp kernel, Value ctx
     failure->insertBefore(after);
 
     OpBuilder b = OpBuilder::atBlockEnd(before);
-    Value address = accessAddress(access.op);
+    Value address = memoryAccess(access.op)->address;
     Value bits = LLVM::PtrToIntOp::create(b, loc, i64, address);
     Value mask = LLVM::ConstantOp::create(b, loc, i64, access.align - 1);
     Value low = LLVM::AndOp::create(b, loc, bits, mask);
@@ -1215,8 +1216,8 @@ void ConvertROCDLToEmu::runOnOperation() {
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func)) {
       rewriteKernel(func, ldsOffsets);
-      insertAlignmentChecks(func, func.getBody().front().getArgument(0),
-                     accesses[func]);
+      insertAlignmentChecks(func.getBody().front().getArgument(0),
+                            accesses[func]);
     } else
       for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
         if (attr.getName().getValue().starts_with("rocdl."))
