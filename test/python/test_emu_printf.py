@@ -98,7 +98,7 @@ def test_printf_of_static_fly_values(fly_env, capfd):
     def show(A: fx.Tensor):
         layout = fx.make_layout(((2, 4), 8), ((1, 16), 2))
         fx.printf("%d: %s of %s, %d%%\n", fx.thread_idx.x, layout,
-                  fx.int_tuple((3, (4, 5))), fx.size(layout))
+                  fx.make_int_tuple((3, (4, 5))), fx.size(layout))
 
     @flyc.jit
     def launch(A):

@@ -178,7 +178,7 @@ class JitFunction:
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
 
     def _trace_and_compile(self, specs, emulator: bool = False) -> CompiledFunction:
-        from ..expr.algebra import wrap
+        from ..expr._core import wrap
 
         start = time.perf_counter()
         trace = Trace()

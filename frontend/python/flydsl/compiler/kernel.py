@@ -51,7 +51,7 @@ class Kernel:
         return Launcher(trace, symbol, [v for _, v in dynamic], self)
 
     def _trace(self, trace: Trace, dynamic, static) -> str:
-        from ..expr.algebra import wrap
+        from ..expr._core import wrap
 
         b = trace.builder
         block = b.push_block([v.ir.type for _, v in dynamic])
@@ -87,7 +87,7 @@ class Launcher:
 
     def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=0, stream=None) -> None:
         from ..expr import numeric as nm
-        from ..expr.algebra import IntTuple
+        from ..expr.typing import IntTuple
 
         b = self.trace.builder
         index = parse_type("index")

@@ -46,7 +46,7 @@ def _in_block(block: Block):
 def _rewrap(like, value: Value):
     """`value` as an object of the same Python class as `like`."""
     from ..expr import numeric as nm
-    from ..expr.algebra import wrap
+    from ..expr._core import wrap
 
     if isinstance(like, nm.Vector):
         return nm.Vector(value, like.element)
@@ -63,7 +63,7 @@ def _rewrap(like, value: Value):
 def _as_bool(x, loc):
     """A dynamic condition as an i1 value."""
     from ..expr import numeric as nm
-    from ..expr.algebra import IntTuple
+    from ..expr.typing import IntTuple
 
     if isinstance(x, IntTuple):
         x = x.to_scalar()
@@ -171,7 +171,7 @@ class Tracer(ControlFlowRuntime):
 
     def dynamic_for(self, start, stop, step, body_fn, names, values, loc, options=None):
         from ..expr import numeric as nm
-        from ..expr.algebra import IntTuple
+        from ..expr.typing import IntTuple
 
         def bound(x):
             if isinstance(x, IntTuple):

@@ -28,8 +28,9 @@ from ._elementwise import (compare, convert, element, emit, fail, is_static, typ
 from ._elementwise import select as _select
 from .math import max, min  # noqa: A004 - the fx.arith names
 
-__all__ = ["Index", "constant", "select", "cast", "bitcast", "index_cast", "min", "max",
-           "ceil_div", "shl", "shr"]
+# FlyDSL's stable names (exported as fx.<name> too); the module's other
+# public functions (cast, bitcast, select, constant, ...) are fx.arith.<name>.
+__all__ = ["min", "max"]
 
 
 class Index(nm.Integer):

@@ -5,6 +5,11 @@ from __future__ import annotations
 from ..compiler.ir import parse_type
 from ..compiler.trace import builder
 from . import numeric as nm
+from ._smem import SharedAllocator
+from ._warp import shuffle, shuffle_down, shuffle_up, shuffle_xor, wave_size
+
+__all__ = ["thread_idx", "block_idx", "block_dim", "grid_dim", "barrier", "SharedAllocator", "shuffle", "wave_size",
+           "shuffle_xor", "shuffle_up", "shuffle_down"]
 
 
 class _Dim3:

@@ -21,6 +21,11 @@ from ..compiler.ir import Value, parse_type, user_location
 from ..compiler.trace import Trace, builder
 
 
+__all__ = ["Numeric", "Integer", "Float", "Boolean", "Int8", "Int16", "Int32", "Int64", "Uint8",
+           "Uint16", "Uint32", "Uint64", "Float16", "BFloat16", "Float32", "Float64",
+           "Float8E4M3FN", "Float8E5M2"]
+
+
 class Numeric:
     """A dynamic value of an integer or float type (a scalar, or a vector
     for `Vector`)."""

@@ -11,16 +11,10 @@ from __future__ import annotations
 import math
 
 from ..compiler.errors import TraceError
-from ..compiler.ir import parse_type, user_location
-from ..compiler.trace import builder
-from .algebra import ComposedLayout, FlyValue, Layout, cosize, emit, int_tuple, make_view
-
-
-def get_dyn_shared(dtype, align: int = 16) -> FlyValue:
-    """A pointer to the start of the dynamic LDS, as elements of `dtype`."""
-    (v,) = builder().op("fly.get_dyn_shared", [],
-                        [parse_type(f"!fly.ptr<{dtype.mlir_type}, shared, align<{align}>>")])
-    return FlyValue(v)
+from ..compiler.ir import user_location
+from ._core import emit, int_tuple
+from .primitive import cosize, get_dyn_shared, make_view
+from .typing import ComposedLayout, Layout
 
 
 class SharedAllocator:

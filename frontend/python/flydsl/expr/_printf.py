@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..compiler.trace import Trace, builder
 from . import numeric as nm
 from ._elementwise import fail
-from .algebra import FlyValue
+from ._core import FlyValue
 
 __all__ = ["printf"]
 

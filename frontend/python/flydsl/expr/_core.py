@@ -1,0 +1,178 @@
+"""The core of the Fly values of traced code: the base class, the
+registry that gives each Fly type kind its Python class, emitting an op
+with the result types C++ infers, and lifting Python values.
+
+Python arguments are lifted: ints and tuples of ints become `fly.static`
+int tuples, dynamic numerics their leaves (`fly.make_int_tuple`), `None` a
+`*` (keep) mode. The value classes themselves (IntTuple, Layout, Tensor,
+...) live in `typing` and register here by kind; the functions over them
+in `primitive`.
+"""
+
+from __future__ import annotations
+
+from ..compiler.errors import TraceError
+from ..compiler.ir import Value, infer, parse_type, user_location
+from ..compiler.trace import builder
+from . import numeric as nm
+
+
+class FlyValue:
+    """An SSA value of a Fly type."""
+
+    def __init__(self, ir: Value):
+        self.ir = ir
+
+    @property
+    def type(self):
+        return self.ir.type
+
+    @property
+    def __fly_dynamic__(self):
+        return not self.ir.type.is_static
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.ir.type})"
+
+
+# The Python class of each Fly type kind ("layout" -> typing.Layout), filled
+# by `register` when the classes are defined; a kind without one is a
+# FlyValue.
+_CLASSES: dict = {}
+
+
+def register(kind: str):
+    """Class decorator: values of this Fly type kind are wrapped in it."""
+    def add(cls):
+        _CLASSES[kind] = cls
+        return cls
+    return add
+
+
+def is_kind(x, kind: str) -> bool:
+    return isinstance(x, FlyValue) and x.ir.type.kind == kind
+
+
+def wrap(v: Value):
+    """The Python object of an SSA value (Fly types by kind, numerics)."""
+    t = v.type
+    if not t.is_fly:
+        return nm.wrap(v)
+    return _CLASSES.get(t.kind, FlyValue)(v)
+
+
+def _emit(op, operands, attrs="", result_types=None):
+    """Emits op on FlyValue/Numeric operands; infers the result types
+    unless given. Returns the SSA results."""
+    irs = [o.ir for o in operands]
+    types = infer(op, irs, attrs) if result_types is None else result_types
+    return builder().op(op, irs, types, attrs)
+
+
+def emit(op, *operands, attrs=""):
+    """The Python objects of what `op` returns on these operands (lifted)."""
+    results = _emit(op, [lift(o) for o in operands], attrs)
+    objs = [wrap(r) for r in results]
+    return objs[0] if len(objs) == 1 else tuple(objs)
+
+
+# -- lifting Python values ----------------------------------------------------
+
+def _leaf_text(x):
+    if x is None:
+        return "*"
+    if isinstance(x, bool):
+        return str(int(x))
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, nm.Numeric):
+        if x.is_float:
+            raise TraceError("a float in an int tuple", *user_location()[:2])
+        return "?{i64}" if getattr(type(x), "bits", 32) == 64 else "?"
+    if is_kind(x, "int_tuple"):
+        v = x.ir.type.value
+        if isinstance(v, int):
+            return str(v)
+    raise TraceError(f"cannot use {x!r} in an int tuple", *user_location()[:2])
+
+
+def _pattern(x, leaves):
+    """The int_tuple type text of a Python tuple; dynamic leaves collected."""
+    if isinstance(x, (tuple, list)):
+        return "(" + ",".join(_pattern(e, leaves) for e in x) + ")"
+    if is_kind(x, "int_tuple") and not isinstance(x.ir.type.value, int):
+        if isinstance(x.ir.type.value, tuple):
+            # A dynamic sub-tuple: its leaves one by one.
+            return _pattern(tuple(mode(x, i) for i in range(len(x.ir.type.value))), leaves)
+        (scalar,) = _emit("fly.get_scalar", [x])
+        scalar = nm.wrap(scalar)
+        leaves.append(scalar)
+        return _leaf_text(scalar)
+    if isinstance(x, nm.Numeric):
+        leaves.append(x if x.mlir_type in ("i32", "i64") else nm.convert(x, nm.Int32))
+        return _leaf_text(leaves[-1])
+    return _leaf_text(x)
+
+
+def int_tuple(x):
+    """`x` (an int, a numeric, None, or a tuple of them) as an IntTuple."""
+    if is_kind(x, "int_tuple"):
+        return x
+    leaves: list = []
+    text = _pattern(x, leaves)
+    t = parse_type(f"!fly.int_tuple<{text}>")
+    if not leaves:
+        (v,) = builder().op("fly.static", [], [t])
+    else:
+        (v,) = builder().op("fly.make_int_tuple", [leaf.ir for leaf in leaves], [t])
+    return wrap(v)
+
+
+def tile(x):
+    """A tiler from a tuple of ints / None (`*`) / layouts."""
+    if is_kind(x, "tile"):
+        return x
+    if isinstance(x, (int, type(None))):
+        x = (x,)
+    parts = []
+    for m in x:
+        if m is None:
+            parts.append("*")
+        elif isinstance(m, int):
+            parts.append(str(m))
+        elif is_kind(m, "layout") and m.ir.type.is_static:
+            parts.append(str(m.ir.type)[len("!fly.layout<"):-1])
+        else:
+            raise TraceError(f"a tiler mode must be an int, None or a static layout, not {m!r}",
+                             *user_location()[:2])
+    (v,) = builder().op("fly.static", [], [parse_type("!fly.tile<[" + "|".join(parts) + "]>")])
+    return wrap(v)
+
+
+def lift(x):
+    """Python ints/tuples become IntTuples; Fly values and numerics pass."""
+    if isinstance(x, (FlyValue, nm.Numeric)):
+        return x
+    return int_tuple(x)
+
+
+def mode(t, i):
+    """Mode `i` (an int or a path of ints) of an int tuple, layout, tensor."""
+    path = list(i) if isinstance(i, (tuple, list)) else [i]
+    return emit("fly.get", t, attrs="mode = array<i64: " + ", ".join(str(int(m)) for m in path) + ">")
+
+
+def has_keep(coord):
+    if coord is None:
+        return True
+    if isinstance(coord, (tuple, list)):
+        return any(has_keep(c) for c in coord)
+    return False
+
+
+def index_operand(coord):
+    if isinstance(coord, nm.Numeric):
+        return nm.convert(coord, nm.Int32)
+    if isinstance(coord, int):
+        return nm.constant(coord, nm.Int32)
+    return int_tuple(coord)
