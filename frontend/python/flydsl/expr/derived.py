@@ -13,7 +13,7 @@ from ._core import emit
 from .primitive import make_layout, make_tiled_copy
 from .typing import CopyAtom, Layout, Tensor, ThrCopy, ThrMma, TiledCopy
 
-__all__ = ["ThrCopy", "ThrMma", "make_layout_tv", "make_tiled_copy_tv", "make_tiled_copy_A",
+__all__ = ["ThrCopy", "ThrMma", "make_layout_tv", "make_tiled_copy", "make_tiled_copy_tv", "make_tiled_copy_A",
            "make_tiled_copy_B", "make_tiled_copy_C", "make_rmem_tensor"]
 
 

@@ -8,15 +8,29 @@ name with the result type C++ infers.
 
 from __future__ import annotations
 
+import enum
+
 from ..compiler.ir import infer
 from ..compiler.signature import Constexpr, Stream
 from ..compiler.trace import builder
 from . import numeric as nm
 from ._core import FlyValue, _emit, emit, has_keep, index_operand, lift, mode, register, wrap
+from . import _types
+from ._types import *  # noqa: F401,F403
 from .numeric import Vector
 
 __all__ = ["IntTuple", "Layout", "ComposedLayout", "Swizzle", "Tile", "Tensor", "CopyAtom",
-           "MmaAtom", "TiledCopy", "TiledMma", "Vector", "Constexpr", "Stream"]
+           "MmaAtom", "TiledCopy", "TiledMma", "Vector", "Constexpr", "Stream",
+           "ReductionOp"] + _types.__all__
+
+
+class ReductionOp(enum.Enum):
+    """The combining operation of a reduction or scan (fx.coop, Vector.reduce)."""
+
+    ADD = "add"
+    MUL = "mul"
+    MAX = "max"
+    MIN = "min"
 
 
 @register("int_tuple")
