@@ -32,7 +32,7 @@ def tiled_copy_kernel(A: fx.Tensor, B: fx.Tensor):
     gA = fx.zipped_divide(A, tiler)[block]
     gB = fx.zipped_divide(B, tiler)[block]
 
-    smem = fx.SharedAllocator()
+    smem = fx.SharedAllocator(static=False)  # the dynamic LDS, as tiled_copy_lds.mlir has it
     sT = smem.allocate_tensor(fx.Float32, fx.make_composed_layout(
         fx.make_swizzle(3, 2, 4), 0, fx.make_layout((TILE_M, TILE_N), (TILE_N, 1))))
 

@@ -2,7 +2,7 @@
 and run on the emulator (wave64 on gfx942, wave32 on gfx1100), checked
 against numpy.
 
-convert-gpu-to-rocdl turns every `fx.shuffle*` into mbcnt (the lane id)
+convert-gpu-to-rocdl turns every `fx.shuffle_*` into mbcnt (the lane id)
 and ds_bpermute; convert-rocdl-to-emu lowers those to the emulator's wave
 collectives. The reductions sum with a butterfly of xor shuffles, then
 combine the waves of a block through LDS and a barrier and a second round
@@ -38,7 +38,7 @@ def make_reduction(wave: int):
         x = A[bid * BLOCK + tid]
         step = wave // 2
         while step >= 1:  # static: unrolled at trace time
-            x = x + fx.shuffle_xor(x, step)
+            x = x + fx.shuffle_xor(x, step, wave)
             step //= 2
         WaveSums[bid * BLOCK + tid] = x  # every lane holds its wave's sum
 
@@ -54,7 +54,7 @@ def make_reduction(wave: int):
                 y = partial[lane]
             step = wave // 2
             while step >= 1:
-                y = y + fx.shuffle_down(y, step)
+                y = y + fx.shuffle_down(y, step, wave)
                 step //= 2
             if tid == 0:
                 BlockSums[bid] = y
@@ -84,76 +84,67 @@ def test_reduction_with_lane_shuffles(chip, blocks):
     np.testing.assert_array_equal(block_sums, a.reshape(blocks, BLOCK).sum(axis=1))
 
 
-# ---- each shuffle mode against a model of gpu.shuffle -----------------------------
+# ---- each shuffle mode against a model of gpu.shuffle on AMD ---------------------
 
-def make_shuffle(mode: str, offset: int, width):
+def make_shuffle(mode: str, offset: int, width: int):
     @flyc.kernel(known_block_size=(BLOCK, 1, 1))
-    def shuffle_kernel(A: fx.Tensor, Out: fx.Tensor, Valid: fx.Tensor):
+    def shuffle_kernel(A: fx.Tensor, Out: fx.Tensor):
         tid = fx.thread_idx.x
         x = A[tid]
         if mode == "idx":
-            v, ok = fx.shuffle(x, (tid * 7 + offset) % fx.wave_size(), width, with_valid=True)
+            v = fx.shuffle_idx(x, (tid * 7 + offset) % fx.num_warp_threads(), width)
         elif mode == "xor":
-            v, ok = fx.shuffle_xor(x, offset, width, with_valid=True)
+            v = fx.shuffle_xor(x, offset, width)
         elif mode == "up":
-            v, ok = fx.shuffle_up(x, offset, width, with_valid=True)
+            v = fx.shuffle_up(x, offset, width)
         else:
-            v, ok = fx.shuffle_down(x, offset, width, with_valid=True)
-        Valid[tid] = fx.arith.select(ok, fx.Int32(1), fx.Int32(0))
-        Out[tid] = fx.arith.select(ok, v, -1.0)
+            v = fx.shuffle_down(x, offset, width)
+        Out[tid] = v
 
     @flyc.jit
-    def run(A, Out, Valid):
-        shuffle_kernel(A, Out, Valid).launch(grid=(1, 1, 1), block=(BLOCK, 1, 1))
+    def run(A, Out):
+        shuffle_kernel(A, Out).launch(grid=(1, 1, 1), block=(BLOCK, 1, 1))
 
     return run
 
 
 def shuffle_model(mode, offset, wave, width):
-    """gpu.shuffle in segments of `width` lanes (the wave when None): the
-    source lane of each lane, or None where the source falls outside the
-    lane's segment (valid = false)."""
-    width = width or wave
+    """The thread each thread reads, as convert-gpu-to-rocdl lowers
+    gpu.shuffle: a source lane of the wave (idx: the lane given, absolute);
+    one at or past the end of the lane's `width`-lane segment gives the lane
+    its own value. An up shuffle is not checked: below the segment it reads
+    the segment before, below the wave the top of the wave."""
     sources = []
     for t in range(BLOCK):
-        lane = t % width  # within the segment
-        src = {"idx": (t * 7 + offset) % wave, "xor": lane ^ offset,
-               "up": lane - offset, "down": lane + offset}[mode]
-        sources.append(t - lane + src if 0 <= src < width else None)
+        lane, wave_base = t % wave, t - t % wave
+        segment_end = lane - lane % width + width
+        if mode == "up":
+            sources.append(wave_base + (lane - offset) % wave)
+            continue
+        src = {"idx": (t * 7 + offset) % wave, "xor": lane ^ offset, "down": lane + offset}[mode]
+        sources.append(wave_base + src if src < segment_end else t)
     return sources
 
 
 @pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
 @pytest.mark.parametrize("mode,offset,width", [
-    ("idx", 3, None), ("xor", 1, None), ("xor", 5, None), ("up", 2, None), ("down", 7, None),
-    ("down", 1, None), ("idx", 3, 16), ("xor", 2, 4), ("up", 3, 8), ("down", 3, 8),
-    ("up", 1, 32), ("idx", 0, 2)])
+    ("idx", 3, 32), ("xor", 1, 32), ("xor", 5, 32), ("up", 2, 32), ("down", 7, 32),
+    ("down", 1, 32), ("idx", 3, 16), ("xor", 2, 4), ("up", 3, 8), ("down", 3, 8),
+    ("up", 1, 32), ("idx", 0, 2), ("xor", 8, 4), ("down", 5, 1)])
 def test_shuffle_modes(chip, mode, offset, width):
     _, wave = chip
     a = np.arange(BLOCK, dtype=np.float32) * 2.0 + 1.0
     out = np.zeros_like(a)
-    valid = np.full(BLOCK, -7, dtype=np.int32)
-    make_shuffle(mode, offset, width)(a, out, valid)
-    sources = shuffle_model(mode, offset, wave, width)
-    np.testing.assert_array_equal(valid, [int(s is not None) for s in sources])
-    np.testing.assert_array_equal(out, [a[s] if s is not None else -1.0 for s in sources])
+    make_shuffle(mode, offset, width)(a, out)
+    np.testing.assert_array_equal(out, a[shuffle_model(mode, offset, wave, width)])
 
 
 @pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
-def test_invalid_up_lanes_keep_their_value(chip):
-    """shuffle_up's lanes below delta get their own value (as idx, xor and
-    down lanes whose source is outside the segment do on AMD)."""
-    @flyc.kernel(known_block_size=(BLOCK, 1, 1))
-    def up_kernel(A: fx.Tensor, Out: fx.Tensor):
-        tid = fx.thread_idx.x
-        Out[tid] = fx.shuffle_up(A[tid], 3, 16)
-
-    @flyc.jit
-    def up(A, Out):
-        up_kernel(A, Out).launch(grid=(1, 1, 1), block=(BLOCK, 1, 1))
-
-    a = np.arange(BLOCK, dtype=np.float32)
-    out = np.zeros_like(a)
-    up(a, out)
-    lane = np.arange(BLOCK) % 16
-    np.testing.assert_array_equal(out, np.where(lane >= 3, a - 3, a))
+def test_full_wave_width(chip):
+    """width = num_warp_threads(): the segment is the wave (64 or 32 lanes)."""
+    _, wave = chip
+    for mode, offset in (("xor", 17), ("down", 9), ("idx", 5)):
+        a = np.arange(BLOCK, dtype=np.float32)
+        out = np.zeros_like(a)
+        make_shuffle(mode, offset, wave)(a, out)
+        np.testing.assert_array_equal(out, a[shuffle_model(mode, offset, wave, wave)])

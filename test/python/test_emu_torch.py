@@ -153,7 +153,7 @@ def test_compiled_from_dlpack_runs_on_torch_tensors():
         "argument 'C' of vector_add was compiled for float32 tensors, got a Tensor of torch.float64")
     assert torch.equal(d, torch.zeros_like(d))
     # A width that breaks the compiled divisibility is refused too.
-    with pytest.raises(flyc.ArgumentError, match=r"shape\[1\] = 258 is not a multiple of 4"):
+    with pytest.raises(flyc.ArgumentError, match=r"strides\[0\] = 258 is not a multiple of 4"):
         compiled(*[torch.zeros(36, 258) for _ in range(3)])
 
 

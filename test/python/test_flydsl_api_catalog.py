@@ -40,20 +40,25 @@ _MISSING = object()
 
 
 def resolve(path: str):
-    """The object at a dotted path: the longest importable module prefix,
-    then attributes. _MISSING when it does not resolve."""
+    """The object at a dotted path as a user reaches it: the last name an
+    attribute of what precedes it (flydsl.compiler.jit is the function even
+    if a module of that name existed), the names before it modules where
+    there are such (`from flydsl.expr.struct import Array`, though
+    fx.struct is the decorator). _MISSING when it does not resolve."""
     parts = path.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        for name in parts[i:]:
-            obj = getattr(obj, name, _MISSING)
-            if obj is _MISSING:
+    obj = importlib.import_module(parts[0])
+    for i, name in enumerate(parts[1:], start=1):
+        found = getattr(obj, name, _MISSING)
+        last = i == len(parts) - 1
+        if inspect.ismodule(obj) and (found is _MISSING or (not last and not inspect.ismodule(found))):
+            try:
+                found = importlib.import_module(".".join(parts[:i + 1]))
+            except ImportError:
                 return _MISSING
-        return obj
-    return _MISSING
+        if found is _MISSING:
+            return _MISSING
+        obj = found
+    return obj
 
 
 def fx_owner(name: str) -> str | None:

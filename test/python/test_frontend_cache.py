@@ -118,7 +118,8 @@ CHANGES = {
     "dtype": {"tensor": lambda: _array(dtype=np.float16)},
     "rank": {"tensor": lambda: _array(shape=(2, 32))},
     "static-leaves": {"tensor": lambda: flyc.from_dlpack(_array())},
-    "divisibility": {"tensor": lambda: flyc.from_dlpack(_array()).mark_layout_dynamic(divisibility=4)},
+    "divisibility": {"tensor": lambda: flyc.from_dlpack(_array()).mark_layout_dynamic()
+                     .mark_shape_dynamic(0, divisibility=4)},
     "alignment": {"tensor": lambda: _array(offset=1)},
     "opt-level": {"env": dict(FLYDSL_COMPILE_OPT_LEVEL="1")},
     "debug-info": {"env": dict(FLYDSL_DEBUG_ENABLE_DEBUG_INFO="1")},

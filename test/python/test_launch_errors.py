@@ -384,8 +384,8 @@ def test_compiled_static_layout_checks_extents_divisibility_and_alignment():
                                     "got shape (128,)" + SUFFIX)
     _run(static)
 
-    dyn = flyc.compile(good, flyc.from_dlpack(a).mark_layout_dynamic(divisibility=64),
-                       flyc.from_dlpack(a).mark_layout_dynamic(divisibility=64))
+    dyn = flyc.compile(good, flyc.from_dlpack(a).mark_shape_dynamic(0, divisibility=64),
+                       flyc.from_dlpack(a).mark_shape_dynamic(0, divisibility=64))
     with pytest.raises(ArgumentError) as e:
         dyn(np.zeros(100, np.float32), np.zeros(100, np.float32))
     assert e.value.bare_message == ("argument 'A' of good: shape[0] = 100 is not a multiple "
@@ -396,7 +396,7 @@ def test_compiled_static_layout_checks_extents_divisibility_and_alignment():
     base = np.zeros(256 + 4, np.float32)
     offset = (-_fly.data_address(base) % 16) // 4
     aligned = base[offset:offset + 256]
-    assert flyc.from_dlpack(aligned).spec().align == 16
+    assert flyc.from_dlpack(aligned).spec.align == 16
     compiled = _compiled_good(aligned, aligned)
     with pytest.raises(ArgumentError) as e:
         compiled(base[offset + 1:offset + 257], aligned)

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Compiler.h"
+#include "fly/Algebra/TiledMma.h"
+#include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Target/Chip.h"
 #include "fly/runtime/EmuRuntime.h"
@@ -128,6 +130,83 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
   return d;
 }
 
+
+/// The parts of a static fly type the front end's value classes expose
+/// (FlyDSL's type members): name -> type handle or int. Layouts of atoms
+/// are the algebra's (FlyAtoms.h), not recomputed in Python.
+nb::dict typeMembers(const TypeHandle &h) {
+  using namespace mlir::fly;
+  namespace alg = ::fly::algebra;
+  mlir::MLIRContext *ctx = h.type.getContext();
+  nb::dict d;
+  auto layout = [&](const alg::Layout &l) {
+    return nb::cast(TypeHandle{LayoutType::get(ctx, l)});
+  };
+  auto tuple = [&](const alg::IntTuple &t) {
+    return nb::cast(TypeHandle{IntTupleType::get(ctx, t)});
+  };
+  alg::Arith ar;
+  if (auto s = getAlgebraValueAs<alg::Swizzle>(h.type)) {
+    d["mask"] = s->bits;
+    d["base"] = s->base;
+    d["shift"] = s->shift;
+  } else if (auto c = getAlgebraValueAs<alg::ComposedLayout>(h.type)) {
+    if (auto *sw = std::get_if<alg::Swizzle>(&c->inner))
+      d["inner"] = nb::cast(TypeHandle{SwizzleType::get(ctx, *sw)});
+    else
+      d["inner"] = layout(std::get<alg::Layout>(c->inner));
+    d["offset"] = tuple(c->offset);
+    d["outer"] = layout(c->outer);
+  } else if (auto p = mlir::dyn_cast<PointerType>(h.type)) {
+    d["alignment"] = p.getAlignment();
+  } else if (auto m = mlir::dyn_cast<MemTensorType>(h.type)) {
+    d["alignment"] = m.getAlignment();
+    d["pointer"] = nb::cast(TypeHandle{m.getPointer()});
+  } else if (auto c = mlir::dyn_cast<CoordTensorType>(h.type)) {
+    d["base"] = nb::cast(TypeHandle{c.getBase()});
+  } else if (auto a = mlir::dyn_cast<CopyAtomType>(h.type)) {
+    alg::CopyAtom atom = getCopyAtom(ar, a);
+    if (!ar.failed()) {
+      d["val_bits"] = atom.valueBits;
+      d["thr_layout"] = layout(atom.traits.thrID);
+      d["layout_src_tv"] = layout(atom.valSrc);
+      d["layout_dst_tv"] = layout(atom.valDst);
+      d["layout_ref_tv"] = layout(atom.valRef);
+    }
+  } else if (auto a = mlir::dyn_cast<MmaAtomType>(h.type)) {
+    alg::MmaAtom atom = getMmaAtom(ar, a);
+    if (!ar.failed()) {
+      d["shape_mnk"] = tuple(atom.shapeMNK);
+      d["thr_layout"] = layout(atom.thrID);
+      d["layout_A_tv"] = layout(atom.layoutA);
+      d["layout_B_tv"] = layout(atom.layoutB);
+      d["layout_C_tv"] = layout(atom.layoutC);
+    }
+  } else if (auto t = mlir::dyn_cast<TiledCopyType>(h.type)) {
+    d["atom"] = nb::cast(TypeHandle{t.getAtom()});
+    d["layout_tv"] = nb::cast(TypeHandle{t.getLayoutTV()});
+    d["tile"] = nb::cast(TypeHandle{t.getTile()});
+  } else if (auto t = mlir::dyn_cast<TiledMmaType>(h.type)) {
+    alg::TiledMma mma = getTiledMma(ar, t);
+    d["atom"] = nb::cast(TypeHandle{t.getAtom()});
+    d["atom_layout"] = nb::cast(TypeHandle{t.getAtomLayout()});
+    if (!ar.failed()) {
+      d["permutation"] = nb::cast(TypeHandle{TileType::get(ctx, mma.permutationMNK)});
+      std::vector<alg::IntTuple> mnk;
+      for (int i = 0; i < 3; ++i)
+        mnk.push_back(alg::IntTuple(alg::tileSizeMNK(ar, mma, i)));
+      d["tile_size_mnk"] = tuple(alg::IntTuple::tuple(std::move(mnk)));
+      d["thr_layout_vmnk"] = layout(mma.thrLayoutVMNK);
+      d["tv_layout_A_tiled"] = layout(alg::tiledLayoutTV(ar, mma, alg::MmaOperand::A));
+      d["tv_layout_B_tiled"] = layout(alg::tiledLayoutTV(ar, mma, alg::MmaOperand::B));
+      d["tv_layout_C_tiled"] = layout(alg::tiledLayoutTV(ar, mma, alg::MmaOperand::C));
+    }
+  }
+  if (ar.failed())
+    raise(llvm::createStringError(llvm::inconvertibleErrorCode(), ar.error()));
+  return d;
+}
+
 } // namespace
 
 void registerDiskCache(nb::module_ &m);
@@ -205,6 +284,11 @@ NB_MODULE(_fly, m) {
                      s.consume_front("#fly<");
                      return nb::str(s.rtrim('>').str().c_str());
                    })
+      .def_prop_ro("members", &typeMembers,
+                   "the parts FlyDSL's type classes expose: a swizzle's "
+                   "mask/base/shift, a composed layout's inner/offset/outer, "
+                   "alignments, an atom's value layouts, a tiled atom's "
+                   "layouts and tiles (name -> Type or int)")
       .def_prop_ro("bit_width", [](const TypeHandle &h) -> nb::object {
         if (h.type.isIntOrFloat())
           return nb::int_(h.type.getIntOrFloatBitWidth());

@@ -15,10 +15,10 @@ code (and the key).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import _fly
-from .errors import TraceError
+from .errors import ArgumentError, FlyDSLError, TraceError
 
 # numpy dtype names -> MLIR element types
 _DTYPES = {"float32": "f32", "float16": "f16", "float64": "f64", "bfloat16": "bf16",
@@ -39,56 +39,172 @@ class TensorSpec:
 
 
 class TensorDescriptor:
-    """A tensor with a layout chosen by the user: `from_dlpack(t)`."""
+    """A tensor argument with the layout the user chose: what
+    `from_dlpack(t)` / `from_torch_tensor(t)` return (FlyDSL's
+    DLTensorJitArg / TorchTensorJitArg). A fully static layout until
+    `mark_layout_dynamic` / `mark_shape_dynamic` / `mark_stride_dynamic`
+    make leaves dynamic; `assumed_align` is the alignment the code may
+    assume of the data (checked at each call; by default the address's,
+    up to 16 bytes); `use_32bit_stride` makes the dynamic strides 32-bit
+    (by default they are 64-bit only when a value needs it)."""
 
-    def __init__(self, tensor, shape, strides, element, address):
+    def __init__(self, tensor, shape, strides, element, address, *, assumed_align=None,
+                 use_32bit_stride: bool = False, dynamic_layout: bool = False):
         self.tensor = tensor
         self.shape = tuple(shape)
         self.strides = tuple(strides)
-        self.element = element
+        self.element = element  # the MLIR element type
         self.address = address
+        self.assumed_align = assumed_align
+        self.use_32bit_stride = bool(use_32bit_stride)
+        self.dynamic_layout = dynamic_layout
         self.dynamic_shape = [False] * len(self.shape)
         self.dynamic_stride = [False] * len(self.strides)
         self.div_shape = [1] * len(self.shape)
         self.div_stride = [1] * len(self.strides)
-        self._spec = None  # spec(), until a mark changes it
+        self._spec = None  # tensor_spec(), until a mark changes it
+        if dynamic_layout and self.shape:
+            self.mark_layout_dynamic()
+
+    # -- FlyDSL's members -------------------------------------------------
+
+    @property
+    def dltensor(self):
+        """The tensor this describes."""
+        return self.tensor
+
+    @property
+    def torch_tensor(self):
+        """The torch tensor this describes (from_torch_tensor)."""
+        return self.tensor
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def element_bits(self) -> int:
+        return _ELEMENT_BITS[self.element]
+
+    @property
+    def dtype(self):
+        """The tensor's own dtype (a torch.dtype, a numpy dtype, ...)."""
+        return getattr(self.tensor, "dtype", self.element)
+
+    @property
+    def element_type(self):
+        """The element type, as the tracer's type handle."""
+        from .ir import parse_type
+
+        return parse_type(self.element)
+
+    @property
+    def is_layout_dynamic(self) -> bool:
+        return any(self.dynamic_shape) or any(self.dynamic_stride)
+
+    @property
+    def shape_dyn_indices(self) -> tuple:
+        return tuple(i for i, d in enumerate(self.dynamic_shape) if d)
+
+    @property
+    def stride_dyn_indices(self) -> tuple:
+        return tuple(i for i, d in enumerate(self.dynamic_stride) if d)
+
+    @property
+    def spec(self) -> "TensorSpec":
+        """What the code is compiled for: element type, layout, alignment."""
+        return self.tensor_spec()
 
     def mark_layout_dynamic(self, leading_dim: int | None = None, divisibility: int = 1):
-        """Every shape and stride dynamic except the unit stride of
-        `leading_dim` (by default the dimension with stride 1); the extent
-        of that dimension and the other strides divisible by `divisibility`."""
-        self._spec = None
-        lead = _unit_stride_dim(self.strides) if leading_dim is None else leading_dim
+        """Every extent dynamic, and every stride but the unit stride of
+        `leading_dim` (default: the first dimension of stride 1), those
+        strides multiples of `divisibility`."""
+        what = "mark_layout_dynamic"
+        _check_divisibility(what, divisibility)
+        lead = _unit_stride_dim(self.strides) if leading_dim in (None, -1) else leading_dim
+        if isinstance(lead, bool) or not isinstance(lead, (int, type(None))):
+            _fail(f"{what}(leading_dim=): an int, got {leading_dim!r}")
         if lead is None or not 0 <= lead < len(self.shape):
-            raise TraceError(f"mark_layout_dynamic: no leading dimension {leading_dim} "
-                             f"with unit stride in strides {self.strides}")
+            _fail(f"{what}: no leading dimension {'' if leading_dim is None else leading_dim} "
+                  f"with unit stride in strides {self.strides} (a layout-dynamic tensor "
+                  "needs one; from_dlpack(t) alone keeps the layout static)")
         if self.strides[lead] != 1:
-            raise TraceError(f"mark_layout_dynamic: dimension {lead} has stride "
-                             f"{self.strides[lead]}, not 1")
+            _fail(f"{what}: the leading dimension {lead} has stride {self.strides[lead]}, not 1")
+        self._spec = None
         for i in range(len(self.shape)):
-            self.dynamic_shape[i] = True
-            self.dynamic_stride[i] = i != lead
-            if divisibility > 1:
-                if i == lead:
-                    self.div_shape[i] = divisibility
-                else:
-                    self.div_stride[i] = divisibility
+            self.dynamic_shape[i], self.div_shape[i] = True, 1
+            if i != lead:
+                self.dynamic_stride[i], self.div_stride[i] = True, divisibility
         return self
 
-    def mark_shape_dynamic(self, dims=None, divisibility: int = 1):
+    def mark_shape_dynamic(self, dims, divisibility=1):
+        """The extents of `dims` (an int or ints, negative from the end)
+        dynamic, multiples of `divisibility` (one power of two, or one per
+        dimension)."""
+        for i, div in self._dims("mark_shape_dynamic", dims, divisibility):
+            self.dynamic_shape[i], self.div_shape[i] = True, div
         self._spec = None
-        for i in range(len(self.shape)) if dims is None else dims:
-            self.dynamic_shape[i] = True
-            self.div_shape[i] = divisibility
         return self
 
-    def mark_stride_dynamic(self, dims=None, divisibility: int = 1):
+    def mark_stride_dynamic(self, dims, divisibility=1):
+        """The strides of `dims` dynamic, multiples of `divisibility`."""
+        for i, div in self._dims("mark_stride_dynamic", dims, divisibility):
+            self.dynamic_stride[i], self.div_stride[i] = True, div
         self._spec = None
-        for i in range(len(self.strides)) if dims is None else dims:
-            if self.strides[i] != 1:
-                self.dynamic_stride[i] = True
-                self.div_stride[i] = divisibility
         return self
+
+    def _dims(self, what, dims, divisibility):
+        if isinstance(dims, bool) or not isinstance(dims, (int, list, tuple)):
+            _fail(f"{what}(dims): an int or a list of ints, got {dims!r}")
+        indices = [dims] if isinstance(dims, int) else list(dims)
+        if isinstance(divisibility, (list, tuple)):
+            if isinstance(dims, int) or len(divisibility) != len(indices):
+                _fail(f"{what}: {len(indices)} dimension(s) but divisibility {divisibility!r}")
+            divs = list(divisibility)
+        else:
+            divs = [divisibility] * len(indices)
+        out = []
+        for d, div in zip(indices, divs):
+            if isinstance(d, bool) or not isinstance(d, int):
+                _fail(f"{what}: the dimension {d!r} is not an int")
+            if not -self.rank <= d < self.rank:
+                _fail(f"{what}: the dimension {d} is out of range for rank {self.rank}")
+            _check_divisibility(what, div)
+            out.append((d % self.rank, div))
+        return out
+
+    # -- the protocol (flydsl.compiler.protocol.JitArgument) --------------
+
+    def __get_ir_types__(self):
+        return [self.tensor_spec().type_text()]
+
+    def __cache_signature__(self):
+        spec = self.tensor_spec()
+        return (type(self), spec.element, spec.align, self.use_32bit_stride, spec.layout)
+
+    def __c_abi_spec__(self):
+        """The argument block's slots: the data pointer, then (for a
+        dynamic layout) the dynamic leaves."""
+        import ctypes
+
+        def fill_pointer(arg, slot):
+            slot.value = arg.address if isinstance(arg, TensorDescriptor) else _address_of(arg)
+
+        slots = [(ctypes.c_void_p, fill_pointer)]
+        leaves = self.dynamic_leaves()
+        if leaves:
+            wide = "?{" in self.tensor_spec().layout and "i64" in self.tensor_spec().layout
+            leaf_type = ctypes.c_int64 if wide else ctypes.c_int32
+            storage = leaf_type * len(leaves)
+
+            def fill_leaves(arg, slot):
+                desc = arg if isinstance(arg, TensorDescriptor) else describe_array(arg, "")
+                slot[:] = desc.dynamic_leaves_like(self)
+
+            slots.append((storage, fill_leaves))
+        return slots
+
+    # -- ours -------------------------------------------------------------
 
     def dynamic_leaves(self) -> list[int]:
         """The values of the dynamic leaves, in the layout's leaf order:
@@ -96,13 +212,21 @@ class TensorDescriptor:
         return ([s for s, d in zip(self.shape, self.dynamic_shape) if d]
                 + [s for s, d in zip(self.strides, self.dynamic_stride) if d])
 
-    def spec(self) -> TensorSpec:
+    def dynamic_leaves_like(self, other: "TensorDescriptor") -> list[int]:
+        """This tensor's values of the leaves `other` has dynamic."""
+        return ([s for s, d in zip(self.shape, other.dynamic_shape) if d]
+                + [s for s, d in zip(self.strides, other.dynamic_stride) if d])
+
+    def tensor_spec(self) -> TensorSpec:
         if self._spec is None:
             self._spec = self._make_spec()
         return self._spec
 
     def _make_spec(self) -> TensorSpec:
         wide = any(abs(x) >= 2**31 for x in self.shape + self.strides)
+        if wide and self.use_32bit_stride:
+            _fail(f"use_32bit_stride=True, but the tensor of shape {self.shape} and strides "
+                  f"{self.strides} has a leaf beyond 32 bits")
 
         def leaf(value, dynamic, div):
             if not dynamic:
@@ -110,7 +234,7 @@ class TensorDescriptor:
             attrs = []
             if div > 1:
                 if value % div:
-                    raise TraceError(f"{value} is not divisible by the declared {div}")
+                    _fail(f"{value} is not divisible by the declared divisibility {div}")
                 attrs.append(f"div={div}")
             if wide:
                 attrs.append("i64")
@@ -122,7 +246,114 @@ class TensorDescriptor:
             layout = f"{shape[0]}:{stride[0]}"
         else:
             layout = f"({','.join(shape)}):({','.join(stride)})"
-        return TensorSpec(self.element, layout, _alignment(self.address, self.element))
+        if self.assumed_align is not None:
+            align = self.assumed_align
+            if self.address % align:
+                _fail(f"assumed_align={align}, but the tensor's address {self.address:#x} is "
+                      f"not a multiple of {align}")
+        else:
+            align = _alignment(self.address, self.element)
+        return TensorSpec(self.element, layout, align)
+
+
+class PointerDescriptor:
+    """A raw pointer argument, `from_c_void_p(element_type, pointer)`
+    (FlyDSL's PointerJitArg): a @flyc.jit parameter annotated fx.Pointer
+    receives it as a `!fly.ptr<element, space, align<N>>` value."""
+
+    def __init__(self, element_type, pointer, address_space=None, alignment=None):
+        import ctypes
+
+        from ..expr._ir_types import AddressSpace
+
+        what = "from_c_void_p"
+        self.element = _element_text(element_type, what)
+        if pointer is None:
+            pointer = ctypes.c_void_p(None)
+        elif isinstance(pointer, bool) or not isinstance(pointer, (int, ctypes.c_void_p)):
+            _fail(f"{what}(pointer): an int or a ctypes.c_void_p, got "
+                  f"{type(pointer).__name__} {pointer!r}")
+        self.pointer = pointer if isinstance(pointer, ctypes.c_void_p) else ctypes.c_void_p(pointer)
+        if address_space is None:
+            address_space = AddressSpace.Global
+        try:
+            self.address_space = AddressSpace(address_space) if not isinstance(
+                address_space, str) else AddressSpace[address_space.capitalize()]
+        except (KeyError, ValueError):
+            _fail(f"{what}(address_space=): an fx.AddressSpace, got {address_space!r}")
+        self.element_type = element_type
+        trivial = max(1, (_ELEMENT_BITS.get(self.element, 8) + 7) // 8)
+        if alignment is None:
+            alignment = trivial
+        _check_alignment(what, alignment)
+        self.alignment = alignment
+
+    @property
+    def address(self) -> int:
+        return self.pointer.value or 0
+
+    def type_text(self) -> str:
+        return f"!fly.ptr<{self.element}, {self.address_space}, align<{self.alignment}>>"
+
+    def __get_ir_types__(self):
+        return [self.type_text()]
+
+    def __cache_signature__(self):
+        return (type(self), self.element, str(self.address_space), self.alignment)
+
+    def __c_abi_spec__(self):
+        import ctypes
+
+        def fill(arg, slot):
+            if isinstance(arg, PointerDescriptor):
+                slot.value = arg.pointer.value
+            elif isinstance(arg, ctypes.c_void_p):
+                slot.value = arg.value
+            else:
+                slot.value = int(arg)
+
+        return [(ctypes.c_void_p, fill)]
+
+
+_ELEMENT_BITS = {"f32": 32, "f16": 16, "f64": 64, "bf16": 16, "i8": 8, "i16": 16, "i32": 32,
+                 "i64": 64, "i1": 8, "f8E4M3FN": 8, "f8E5M2": 8, "f8E4M3FNUZ": 8,
+                 "f8E5M2FNUZ": 8}
+
+
+def _fail(message: str):
+    from .errors import ArgumentError
+    from .ir import user_location
+
+    raise ArgumentError(message, *user_location()[:2])
+
+
+def _check_divisibility(what: str, div) -> None:
+    if isinstance(div, bool) or not isinstance(div, int) or div < 1 or div & (div - 1):
+        _fail(f"{what}: divisibility {div!r} is not a power of two")
+
+
+def _check_alignment(what: str, align) -> None:
+    if isinstance(align, bool) or not isinstance(align, int) or align < 1 or align & (align - 1):
+        _fail(f"{what}(assumed_align=): a power of two, got {align!r}")
+
+
+def _element_text(element_type, what: str) -> str:
+    """The MLIR element type of an fx numeric class (fx.Int32), a type
+    handle or its text."""
+    text = getattr(element_type, "mlir_type", None)
+    if isinstance(text, str):
+        return text
+    if isinstance(element_type, str):
+        return element_type
+    if isinstance(element_type, _fly.Type):
+        return str(element_type)
+    _fail(f"{what}(element_type): an fx numeric type such as fx.Float32, got {element_type!r}")
+
+
+def _address_of(t) -> int:
+    if type(t).__name__ == "ndarray":
+        return _fly.data_address(t)
+    return describe_array(t, "").address
 
 
 def _unit_stride_dim(strides):
@@ -206,9 +437,38 @@ def describe_array(t, where: str) -> TensorDescriptor:
     return TensorDescriptor(t, shape, strides, element, address)
 
 
-def from_dlpack(t) -> TensorDescriptor:
-    """A tensor with a static layout (its shape and strides as they are)."""
-    return describe_array(t, "from_dlpack")
+def _descriptor(what, tensor, assumed_align, use_32bit_stride) -> TensorDescriptor:
+    if assumed_align is not None:
+        _check_alignment(what, assumed_align)
+    if not isinstance(use_32bit_stride, bool):
+        _fail(f"{what}(use_32bit_stride=): a bool, got {use_32bit_stride!r}")
+    try:
+        desc = describe_array(tensor, f"{what}(tensor)")
+    except TraceError as err:
+        _fail(err.bare_message)
+    desc.assumed_align = assumed_align
+    desc.use_32bit_stride = use_32bit_stride
+    return desc
+
+
+def from_dlpack(tensor, *, assumed_align=None, use_32bit_stride=False) -> TensorDescriptor:
+    """Any DLPack tensor (numpy, torch, ...) with a static layout (its shape
+    and strides as they are), until marked dynamic."""
+    return _descriptor("from_dlpack", tensor, assumed_align, use_32bit_stride)
+
+
+def from_torch_tensor(tensor, *, assumed_align=None, use_32bit_stride=False) -> TensorDescriptor:
+    """A torch tensor with a static layout, until marked dynamic."""
+    if not _is_torch(tensor):
+        _fail(f"from_torch_tensor(tensor): a torch.Tensor, got {type(tensor).__name__}")
+    return _descriptor("from_torch_tensor", tensor, assumed_align, use_32bit_stride)
+
+
+def from_c_void_p(element_type, pointer, *, address_space=None, assumed_align=None):
+    """A raw device pointer to elements of `element_type` (fx.Float32, ...)
+    in `address_space` (default global), aligned to `assumed_align` bytes
+    (default: the element's size)."""
+    return PointerDescriptor(element_type, pointer, address_space, assumed_align)
 
 
 def raw_tensor_spec(t, where: str) -> TensorSpec:
@@ -219,7 +479,7 @@ def raw_tensor_spec(t, where: str) -> TensorSpec:
                          f"(strides {desc.strides}); pass from_dlpack(t) with an explicit layout")
     if desc.shape:
         desc.mark_layout_dynamic()
-    return desc.spec()
+    return desc.tensor_spec()
 
 
 class CompiledTensor:
@@ -319,3 +579,159 @@ def _leaf(text: str):
     div = next((int(a[4:]) for a in attrs if a.startswith("div=")), 1)
     return None, div, "i64" in attrs
 
+
+
+# -- user types: FlyDSL's JitArgument protocol ---------------------------------
+
+class JitArgumentRegistry:
+    """Which Python types a @flyc.jit function takes, beyond the built-in
+    tensors, numbers and streams: `register(py_type, dsl_type=)` decorates
+    the constructor of the JitArgument a value of `py_type` becomes (a
+    class that is also the DslType needs no `dsl_type`);
+    `register_jit_arg(jit_arg, dsl_type)` names the DslType of a
+    JitArgument class."""
+
+    registry: dict = {}  # py type -> (constructor, dsl type)
+    jit_arg2dsl_type: dict = {}  # JitArgument type -> dsl type
+
+    @classmethod
+    def register(cls, py_type: type, *, dsl_type=None):
+        from .protocol import DslType
+
+        def decorator(constructor):
+            if py_type in cls.registry:
+                raise ArgumentError(f"JitArgumentRegistry.register: {py_type!r} is already "
+                                    "registered")
+            target = dsl_type
+            if target is None:
+                if not (isinstance(constructor, type) and isinstance(constructor, DslType)):
+                    raise ArgumentError(f"JitArgumentRegistry.register({py_type!r}): give "
+                                        "dsl_type=, or register a class that is a DslType")
+                target = constructor
+            cls.registry[py_type] = (constructor, target)
+            cls.jit_arg2dsl_type[constructor] = target
+            return constructor
+
+        return decorator
+
+    @classmethod
+    def register_jit_arg(cls, jit_arg: type, dsl_type) -> None:
+        from .protocol import JitArgument
+
+        if not (isinstance(jit_arg, type) and issubclass(jit_arg, JitArgument)):
+            raise ArgumentError(f"JitArgumentRegistry.register_jit_arg: {jit_arg!r} does not "
+                                "implement the JitArgument protocol")
+        if jit_arg in cls.jit_arg2dsl_type:
+            raise ArgumentError(f"JitArgumentRegistry.register_jit_arg: {jit_arg!r} is "
+                                "already registered")
+        cls.jit_arg2dsl_type[jit_arg] = dsl_type
+
+    @classmethod
+    def get(cls, py_type: type):
+        """(constructor, dsl type) of `py_type` or a base class of it, else
+        (None, None)."""
+        found = cls.registry.get(py_type)
+        if found is not None:
+            return found
+        for registered, entry in cls.registry.items():
+            if isinstance(py_type, type) and issubclass(py_type, registered):
+                return entry
+        return (None, None)
+
+    @classmethod
+    def get_dsl_type(cls, jit_arg_type: type):
+        return cls.jit_arg2dsl_type.get(jit_arg_type)
+
+
+@dataclass(frozen=True)
+class CustomSpec:
+    """A parameter passed through the JitArgument protocol: its host
+    argument types, its cache signature, and (outside the key) how to make
+    the JitArgument and the traced value."""
+
+    types: tuple  # type texts
+    signature: str  # repr of the cache signature
+    dsl_name: str
+    dsl_type: object = field(compare=False, repr=False, default=None)
+    constructor: object = field(compare=False, repr=False, default=None)
+    exemplar: object = field(compare=False, repr=False, default=None)
+
+    def jit_argument(self, value):
+        return value if self.constructor is None else self.constructor(value)
+
+
+def _builtin(value) -> bool:
+    return isinstance(value, (bool, int, float, str)) or type(value).__name__ == "ndarray" or (
+        _is_torch(value))
+
+
+def custom_spec(value, annotation, where: str):
+    """The CustomSpec of a value passed through the protocol, None for the
+    built-in kinds of argument."""
+    from .protocol import DslType, JitArgument, cache_signature, get_ir_types
+
+    constructor = None
+    if isinstance(value, JitArgument):
+        jit_arg = value
+        dsl_type = type(value) if isinstance(value, DslType) else \
+            JitArgumentRegistry.get_dsl_type(type(value))
+        if dsl_type is None:
+            raise ArgumentError(f"{where}: no DslType is registered for the JitArgument "
+                                f"{type(value).__name__} (JitArgumentRegistry.register_jit_arg)",
+                                *_location())
+    elif isinstance(annotation, type) and issubclass(annotation, JitArgument) and \
+            annotation.__module__.split(".")[0] != "flydsl":
+        constructor, dsl_type = annotation, annotation
+        jit_arg = _construct(annotation, value, where)
+    else:
+        if _builtin(value):
+            return None
+        constructor, dsl_type = JitArgumentRegistry.get(type(value))
+        if constructor is None:
+            return None
+        jit_arg = _construct(constructor, value, where)
+    try:
+        types = tuple(str(t) for t in get_ir_types(jit_arg))
+        signature = repr(cache_signature(jit_arg))
+    except Exception as err:
+        raise ArgumentError(f"{where}: the JitArgument {type(jit_arg).__name__}: {err}",
+                            *_location()) from None
+    if any(t.startswith("!fly.memref") for t in types):
+        raise ArgumentError(f"{where}: a JitArgument of tensor type is passed as a "
+                            "from_dlpack descriptor, not through __get_ir_types__", *_location())
+    return CustomSpec(types, signature, f"{dsl_type.__module__}.{dsl_type.__qualname__}",
+                      dsl_type, constructor, jit_arg)
+
+
+def _construct(constructor, value, where):
+    try:
+        return constructor(value)
+    except FlyDSLError:
+        raise
+    except Exception as err:
+        raise ArgumentError(f"{where}: {getattr(constructor, '__name__', constructor)}"
+                            f"({value!r}) failed: {err}", *_location()) from None
+
+
+def _location():
+    from .ir import user_location
+
+    return user_location()[:2]
+
+
+def custom_abi_values(spec: CustomSpec, value, where: str) -> list:
+    """The values a call fills the host arguments of a protocol parameter
+    with: each `__c_abi_spec__` slot filled and read back."""
+    from .protocol import c_abi_spec
+
+    jit_arg = spec.jit_argument(value) if not isinstance(value, type(spec.exemplar)) else value
+    slots = c_abi_spec(jit_arg)
+    if len(slots) != len(spec.types):
+        raise TraceError(f"{where}: {type(jit_arg).__name__}.__c_abi_spec__ gives {len(slots)} "
+                         f"slots for its {len(spec.types)} IR types")
+    out = []
+    for ctype, fill in slots:
+        slot = ctype()
+        fill(jit_arg, slot)
+        out.append(slot.value if hasattr(slot, "value") else list(slot))
+    return out

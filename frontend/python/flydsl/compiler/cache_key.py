@@ -157,17 +157,19 @@ class _Collector:
         self.fields.append((field, _describe_value(value)))
 
 
-def key_material(fn, specs, env, emulator: bool = False) -> list[tuple[str, str]]:
+def key_material(fn, specs, options) -> list[tuple[str, str]]:
     """The (field, value) pairs of the cache key of `fn` compiled for
-    argument `specs` in environment `env`, for the emulator or the chip.
-    Source files and lines are in the key only where they are in the
-    artifact: with debug info, and in emulator code, whose fault messages
-    name the user's line. Otherwise the same code hits from any directory."""
-    collector = _Collector(locations=env.debug_info or emulator)
+    argument `specs` with `options` (a CompileOptions: the backend and its
+    target, the options and hints that change the artifact, emulator or
+    chip). Source files and lines are in the key only where they are in
+    the artifact: with debug info, and in emulator code, whose fault
+    messages name the user's line. Otherwise the same code hits from any
+    directory."""
+    collector = _Collector(locations=options.debug_info or options.emulator)
     collector.fields += [("frontend", frontend_identity()),
                          ("function", fn.__qualname__),
                          ("arguments", repr(specs)),
-                         ("chip", env.arch),
-                         ("options", f"O{env.opt_level} debug_info={env.debug_info}")]
+                         ("chip", options.arch),
+                         ("options", options.key_text())]
     collector.function(fn)
     return collector.fields

@@ -13,42 +13,76 @@ import struct
 import sys
 import weakref
 
+from dataclasses import dataclass, field
+
 from .. import _fly
 from . import arguments as args_mod
 from .env import Environment
 from .errors import ArgumentError, FlyDSLError, TraceError, user_traceback
 from .ir import user_location
 from .runtime import ensure_runtime
-from .signature import Stream, bind_arguments
+from .signature import Stream, bind_arguments, stream_handle
+
+
+@dataclass
+class CallState:
+    """What a compile gives for one signature: the traced module, the
+    kernels' code objects and resources, and the host module with its
+    functions (their argument slots), for the chip or the emulator."""
+
+    name: str
+    module_text: str  # the traced module (stage 00)
+    code_objects: list  # [(module, chip, bytes)]
+    kernels: list  # [dict]
+    host_module: bytes = b""  # LLVM bitcode of the host side
+    host_functions: list = field(default_factory=list)  # [dict]
+    arg_names: list = field(default_factory=list)  # the host function's arguments
+    from_cache: bool = False  # loaded from the disk cache
+    emulator: bool = False  # compiled for the CPU emulator
 
 
 class CompiledFunction:
-    """The compiled module of one signature of a @flyc.jit function: the
-    kernels' code objects and the host entry that launches them."""
+    """The compiled module of one signature of a @flyc.jit function (what
+    `flyc.compile` returns): calling it launches the kernels as the traced
+    host function does. `call_state` is the CallState of the compile,
+    `keepalive` what must live as long as it (the @flyc.jit function)."""
 
     _MAGIC = b"FLYDSL-ARTIFACT-2\n"
 
-    def __init__(self, name, module_text, code_objects, kernels, host_module=b"",
-                 host_functions=(), arg_names=(), from_cache=False, emulator=False):
-        self.name = name
-        self.emulator = emulator  # compiled for the CPU emulator
-        self.module_text = module_text  # the traced module (stage 00)
-        self.code_objects = code_objects  # [(module, chip, bytes)]
-        self.kernels = kernels  # [dict]
-        self.host_module = host_module  # LLVM bitcode of the host side
-        self.host_functions = list(host_functions)  # [dict]
-        self.arg_names = list(arg_names)  # the host function's arguments
-        self.from_cache = from_cache  # loaded from the disk cache
+    def __init__(self, call_state, keepalive):
+        if not isinstance(call_state, CallState):
+            raise ArgumentError(f"CompiledFunction(call_state): a CallState, got "
+                                f"{type(call_state).__name__} (flyc.compile makes these)",
+                                *user_location()[:2])
+        self._call_state = call_state
+        self._keepalive = keepalive
         self.signature = None  # the jit function's, set by JitFunction
         # what it was compiled for, per parameter (name, kind, spec), set by
         # JitFunction; calls are checked against it
         self.specs = None
+        self.options = None  # the CompileOptions, set by JitFunction
         self._entry = None
         self._packer = None
         # The native warm-call path (_fly.ArgumentPacker), made after the
         # first call; False when this function's arguments cannot take it.
         self._native = None
         self._native_torch = None  # torch.Tensor when the packer was made
+        self._streams = ()  # positions of fx.Stream arguments on the native path
+
+    @classmethod
+    def build(cls, call_state: CallState, keepalive=None) -> "CompiledFunction":
+        return cls(call_state, keepalive)
+
+    # the compile's record, read through
+    name = property(lambda self: self._call_state.name)
+    module_text = property(lambda self: self._call_state.module_text)
+    code_objects = property(lambda self: self._call_state.code_objects)
+    kernels = property(lambda self: self._call_state.kernels)
+    host_module = property(lambda self: self._call_state.host_module)
+    host_functions = property(lambda self: self._call_state.host_functions)
+    arg_names = property(lambda self: self._call_state.arg_names)
+    from_cache = property(lambda self: self._call_state.from_cache)
+    emulator = property(lambda self: self._call_state.emulator)
 
     def to_bytes(self) -> bytes:
         """The disk-cache payload: a JSON header, then the code objects and
@@ -63,7 +97,7 @@ class CompiledFunction:
                 + b"".join(e for _, _, e in self.code_objects) + self.host_module)
 
     @classmethod
-    def from_bytes(cls, payload: bytes) -> "CompiledFunction":
+    def from_bytes(cls, payload: bytes, keepalive=None) -> "CompiledFunction":
         if not payload.startswith(cls._MAGIC):
             raise FlyDSLError("a cache entry that is not a FlyDSL artifact")
         at = len(cls._MAGIC)
@@ -75,9 +109,9 @@ class CompiledFunction:
             objects.append((module, chip, payload[at:at + length]))
             at += length
         host = payload[at:at + header["host_module"]]
-        return cls(header["name"], header["module_text"], objects, header["kernels"], host,
-                   header["host_functions"], header["arg_names"], from_cache=True,
-                   emulator=header.get("emulator", False))
+        return cls(CallState(header["name"], header["module_text"], objects, header["kernels"],
+                             host, header["host_functions"], header["arg_names"],
+                             from_cache=True, emulator=header.get("emulator", False)), keepalive)
 
     @property
     def resources(self):
@@ -140,12 +174,19 @@ class CompiledFunction:
                     raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
                                      f"compiled as {compiled!r}, got {value!r}")
         values = []
+        customs = {}
         for kind, index in fields:
-            name = self.arg_names[index]
+            name, part = _host_argument(self.arg_names[index])
             value = arguments[name]
             spec_kind, compiled = plan[name]
             where = f"argument '{name}' of {self.name}"
-            if spec_kind == "tensor":
+            if spec_kind == "custom":
+                if name not in customs:
+                    customs[name] = args_mod.custom_abi_values(compiled, value, where)
+                values.append(customs[name][part])
+            elif spec_kind == "pointer":
+                values.append(_pointer(value, compiled, where))
+            elif spec_kind == "tensor":
                 if name not in tensors:
                     tensors[name] = compiled.leaves(value, where,
                                                     "cpu" if self.emulator else None)
@@ -155,10 +196,7 @@ class CompiledFunction:
                 elif kind == "leaves":
                     values.extend(leaves)
             elif spec_kind == "stream":
-                if not isinstance(value, Stream):
-                    raise TraceError(f"{where} is a stream (fx.Stream), got "
-                                     f"{type(value).__name__} {value!r}")
-                values.append(value.handle)
+                values.append(value.handle if type(value) is Stream else stream_handle(value))
             else:
                 values.append(_scalar(value, compiled, where))
         try:
@@ -169,15 +207,22 @@ class CompiledFunction:
 
     def _pack_unchecked(self, layout, fields, arguments) -> bytes:
         values = []
+        if self.specs is not None and any(k == "custom" for _, k, _ in self.specs):
+            _, _, plan = self._packing()  # protocol values: through the plan
+            return self._pack_checked(layout, fields, plan, arguments)
         for kind, index in fields:
             name = self.arg_names[index]
             value = arguments[name]
-            if kind == "ptr":
+            if isinstance(value, args_mod.PointerDescriptor):
+                values.append(value.address)
+            elif kind == "ptr":
                 values.append(_address(value, name))
             elif kind == "leaves":
                 values.extend(_dynamic_leaves(value, name))
             elif isinstance(value, Stream):
                 values.append(value.handle)
+            elif kind == "value" and self._is_stream(name):
+                values.append(stream_handle(value))
             elif hasattr(value, "host_value"):  # an fx numeric made outside a trace
                 values.append(value.host_value)
             else:
@@ -189,7 +234,7 @@ class CompiledFunction:
         try:
             native = self._native
             if native:
-                if not kwargs and native.call(args):
+                if not kwargs and native.call(self._native_args(args) if self._streams else args):
                     return
                 if self._native_stale():  # made again below
                     native = self._native = None
@@ -200,6 +245,20 @@ class CompiledFunction:
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
         if native is None:
             self._native = self._native_packer()
+
+    def _native_args(self, args):
+        """The arguments with each fx.Stream as its handle (the native
+        packer writes them as integers); a stream that is not an fx.Stream
+        is left to the Python path."""
+        args = list(args)
+        for i in self._streams:
+            if i < len(args) and type(args[i]) is Stream:
+                args[i] = args[i].handle
+        return tuple(args)
+
+    def _is_stream(self, name: str) -> bool:
+        return self.specs is not None and any(n == name and k == "stream"
+                                              for n, k, _ in self.specs)
 
     def _native_stale(self) -> bool:
         """Whether the packer should be made again: another runtime was
@@ -237,8 +296,11 @@ class CompiledFunction:
                 params.append(("float",))
             elif kind == "constexpr":
                 params.append(("constexpr", compiled))
-            else:  # streams, f16/bf16 scalars
+            elif kind == "stream":  # passed as its handle (_native_args)
+                params.append(("int",))
+            else:  # pointers, protocol values, f16/bf16 scalars
                 return False
+        self._streams = tuple(i for i, n in enumerate(names) if plan[n][0] == "stream")
         (info,) = [f for f in self.host_functions if f["name"] == self.name]
         slots = []
         for arg in info["arguments"]:
@@ -257,6 +319,8 @@ class CompiledFunction:
                         slots.append((at, char, param, leaf))
                         at += struct.calcsize("=" + char)
                         leaf += 1
+            elif plan[names[param]][0] == "stream":  # the handle, as a signed 64-bit int
+                slots.append((arg["offset"], "q", param, -1))
             else:
                 slots.append((arg["offset"], arg["format"], param, -1))
         try:
@@ -283,7 +347,7 @@ class CompiledFunction:
         function for these very arguments: nothing to check."""
         native = self._native
         if native:
-            if not kwargs and native.call(args):
+            if not kwargs and native.call(self._native_args(args) if self._streams else args):
                 return
             if self._native_stale():
                 native = self._native = None
@@ -400,6 +464,24 @@ def _release_host_entries() -> None:
     for compiled in list(_with_entries):
         compiled._native = None  # it holds the entry too
         compiled._entry = None
+
+
+def _host_argument(name: str):
+    """(parameter, part) of a host argument: a protocol value's parts are
+    `name#0`, `name#1`, ..."""
+    param, _, part = name.partition("#")
+    return param, int(part) if part else 0
+
+
+def _pointer(value, type_text: str, where: str) -> int:
+    """The address of a from_c_void_p argument compiled as `type_text`."""
+    if not isinstance(value, args_mod.PointerDescriptor):
+        raise TraceError(f"{where} was compiled for a pointer ({type_text}: flyc.from_c_void_p), "
+                         f"got {type(value).__name__} {value!r}")
+    if value.type_text() != type_text:
+        raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
+                         f"{value.type_text()}")
+    return value.address
 
 
 def _address(value, name) -> int:

@@ -1,8 +1,13 @@
-"""The environment variables of SPEC §11, read once per process (and again
-by `Environment.reload()`, which the tests use).
+"""The environment variables of SPEC §11 -- ours and the others FlyDSL
+documents (its utils/env.py and tests/README.md), with FlyDSL's meaning --
+read once per process (and again by `Environment.reload()`, which the
+tests use).
 
-Booleans accept 1/true/yes/on and 0/false/no/off (any case); a malformed
-value is an error naming the variable.
+Booleans accept 1/true/yes/on and 0/false/no/off (any case); enumerated
+values any case; a malformed value is an error naming the variable.
+
+Accepted, checked, and without an effect here (`NO_EFFECT` says why):
+FlyDSL knobs of machinery this product does not have.
 """
 
 from __future__ import annotations
@@ -58,6 +63,22 @@ def _choice(name: str, default: str | None, choices) -> str | None:
     return choice
 
 
+def _detected_arch(arch: str, chips) -> str:
+    """The detected arch when the compiler has it, else an error naming
+    where it came from."""
+    if arch in chips:
+        return arch
+    source = next((n for n in ("FLYDSL_GPU_ARCH", "HSA_OVERRIDE_GFX_VERSION")
+                   if os.environ.get(n)), None)
+    where = f"environment variable {source}={os.environ[source]!r}" if source else "the device"
+    raise FlyDSLError(f"{where} gives the arch {arch}, which this compiler does not support "
+                      f"(supported: {', '.join(chips)}; set ARCH to compile for one of them)")
+
+
+class _FileHandler(logging.FileHandler):
+    """FLYDSL_DEBUG_LOG_TO_FILE's handler."""
+
+
 class _StderrHandler(logging.Handler):
     """Writes to whatever sys.stderr is at the time of the record."""
 
@@ -66,6 +87,22 @@ class _StderrHandler(logging.Handler):
             sys.stderr.write(self.format(record) + "\n")
         except Exception:
             self.handleError(record)
+
+
+# FlyDSL's variables that are read and checked but change nothing here.
+NO_EFFECT = {
+    "FLYDSL_COMPILE_LLVM_DIR": "code generation is always the linked LLVM of libFlyCompiler "
+                               "(no external LLVM toolchain step)",
+    "FLYDSL_DEBUG_AST_DIFF": "the AST rewriter does not print diffs",
+    "FLYDSL_DEBUG_MAX_LOC_DEPTH": "locations are the user's line, not a call-site chain",
+    "FLYDSL_DEBUG_LOG_TO_CONSOLE": "the flydsl logger always writes to stderr at "
+                                   "FLYDSL_DEBUG_LOG_LEVEL",
+    "FLYDSL_AUTOTUNE_CONFIG_DIR": "offline autotune artifacts are not supported",
+    "FLYDSL_KTRACE_ENABLE": "no in-kernel wave tracing",
+    "FLYDSL_KTRACE_BUFFER_BYTES": "no in-kernel wave tracing",
+    "FLYDSL_KTRACE_BLOCKS": "no in-kernel wave tracing",
+    "FLYDSL_KTRACE_DUMP_DIR": "no in-kernel wave tracing",
+}
 
 
 @dataclass
@@ -84,6 +121,12 @@ class Environment:
     runtime_kind: str | None
     cache_dir: str
     enable_cache: bool
+    compile_backend: str = "rocm"
+    run_only: bool = False
+    print_origin_ir: bool = False
+    log_to_file: str = ""
+    autotune: bool = False
+    autotune_cache_dir: str = ""
 
     _current = None
     # Incremented whenever the environment is read again: what was derived
@@ -108,17 +151,41 @@ class Environment:
             handler = _StderrHandler()
             handler.setFormatter(logging.Formatter("[flydsl] %(message)s"))
             logger.addHandler(handler)
+        # FLYDSL_DEBUG_LOG_TO_FILE: the same records, also to that file.
+        for handler in [h for h in logger.handlers if isinstance(h, _FileHandler)]:
+            if handler.baseFilename != os.path.abspath(cls._current.log_to_file or "\0"):
+                logger.removeHandler(handler)
+                handler.close()
+        if cls._current.log_to_file and not any(isinstance(h, _FileHandler)
+                                                for h in logger.handlers):
+            try:
+                handler = _FileHandler(cls._current.log_to_file)
+            except OSError as err:
+                raise FlyDSLError(f"environment variable FLYDSL_DEBUG_LOG_TO_FILE="
+                                  f"{cls._current.log_to_file!r}: {err}") from None
+            handler.setFormatter(logging.Formatter("[flydsl] %(levelname)s %(message)s"))
+            logger.addHandler(handler)
         return cls._current
 
     @classmethod
     def read(cls) -> "Environment":
         from .. import _fly
 
+        from ..runtime.device import get_rocm_arch
+
         chips = _fly.supported_chips()
         home = os.path.expanduser("~")
+        # FlyDSL's variables that change nothing here are still checked.
+        for name in ("FLYDSL_DEBUG_AST_DIFF", "FLYDSL_DEBUG_LOG_TO_CONSOLE",
+                     "FLYDSL_KTRACE_ENABLE"):
+            _bool(name, False)
+        _int("FLYDSL_DEBUG_MAX_LOC_DEPTH", 5, 1, 2**31 - 1)
+        _int("FLYDSL_KTRACE_BUFFER_BYTES", 64 << 20, 1 << 12, 1 << 31)
         return cls(
             compile_only=_bool("COMPILE_ONLY", False),
-            arch=_choice("ARCH", "gfx942", chips),
+            # ARCH, else the device's (FLYDSL_GPU_ARCH / HSA_OVERRIDE_GFX_VERSION
+            # first, as FlyDSL's get_rocm_arch), else gfx942.
+            arch=_choice("ARCH", None, chips) or _detected_arch(get_rocm_arch(), chips),
             opt_level=_int("FLYDSL_COMPILE_OPT_LEVEL", 2, 0, 3),
             dump_ir=_bool("FLYDSL_DUMP_IR", False),
             dump_dir=os.environ.get("FLYDSL_DUMP_DIR") or os.path.join(home, ".flydsl", "debug"),
@@ -129,9 +196,18 @@ class Environment:
             show_stacktrace=_bool("FLYDSL_DEBUG_SHOW_STACKTRACE", False),
             log_level=_choice("FLYDSL_DEBUG_LOG_LEVEL", "warning",
                               ["debug", "info", "warning", "error"]),
-            runtime_kind=_choice("FLYDSL_RUNTIME_KIND", None, ["hip", "emu"]),
+            # "rocm" is FlyDSL's name of the HIP runtime.
+            runtime_kind={"rocm": "hip"}.get(k, k) if (k := _choice(
+                "FLYDSL_RUNTIME_KIND", None, ["hip", "emu", "rocm"])) else None,
             cache_dir=os.environ.get("FLYDSL_RUNTIME_CACHE_DIR") or os.path.join(home, ".flydsl", "cache"),
             enable_cache=_bool("FLYDSL_RUNTIME_ENABLE_CACHE", True),
+            compile_backend=(os.environ.get("FLYDSL_COMPILE_BACKEND") or "rocm").strip().lower(),
+            run_only=_bool("FLYDSL_RUNTIME_RUN_ONLY", False),
+            print_origin_ir=_bool("FLYDSL_DEBUG_PRINT_ORIGIN_IR", False),
+            log_to_file=os.environ.get("FLYDSL_DEBUG_LOG_TO_FILE", ""),
+            autotune=_bool("FLYDSL_AUTOTUNE", False),
+            autotune_cache_dir=(os.environ.get("FLYDSL_AUTOTUNE_CACHE_DIR")
+                                or os.path.join(home, ".flydsl", "autotune")),
         )
 
     def dump_dir_for(self, name: str) -> str:

@@ -20,8 +20,9 @@ from . import numeric as nm
 class FlyValue:
     """An SSA value of a Fly type."""
 
-    def __init__(self, ir: Value):
-        self.ir = ir
+    def __init__(self, value):
+        # An SSA value of the tracer, or another Fly value (its value).
+        self.ir = value.ir if isinstance(value, FlyValue) else value
 
     @property
     def type(self):
@@ -33,6 +34,12 @@ class FlyValue:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.ir.type})"
+
+    def __iter__(self):
+        # Without this, Python would iterate a value with __getitem__ by
+        # indexing 0, 1, 2, ... without end (each a load of a tensor).
+        raise TraceError(f"a {type(self).__name__} is not iterable (index its modes, or "
+                         "unpack() an int tuple)", *user_location()[:2])
 
 
 # The Python class of each Fly type kind ("layout" -> typing.Layout), filled
@@ -74,6 +81,59 @@ def emit(op, *operands, attrs=""):
     results = _emit(op, [lift(o) for o in operands], attrs)
     objs = [wrap(r) for r in results]
     return objs[0] if len(objs) == 1 else tuple(objs)
+
+
+def infer_types(op, operands, attrs=""):
+    """The result types C++ infers for `op` on these FlyValue/Numeric operands."""
+    return infer(op, [o.ir for o in operands], attrs)
+
+
+def fail(api: str, message: str):
+    """A TraceError at the user's line, naming the API: `fx.<api>: ...`."""
+    raise TraceError(f"fx.{api}: {message}", *user_location()[:2])
+
+
+def static_value(t):
+    """The value of a static type (a type handle or its text): `fly.static`."""
+    if isinstance(t, str):
+        t = parse_type(t)
+    (v,) = builder().op("fly.static", [], [t])
+    return wrap(v)
+
+
+def dynamic_leaves(x):
+    """The dynamic leaves of a Fly value as numerics (`fly.get_leaves`),
+    depth-first."""
+    return [nm.wrap(v) for v in _emit("fly.get_leaves", [x])]
+
+
+def tile_modes(t) -> list[str]:
+    """The texts of the top-level modes of a tile type (`[8|4:2|*]`)."""
+    from ._ir_types import _split_tile
+    return _split_tile(str(t)[len("!fly.tile<"):-1])
+
+
+_KIND_NAMES = {"int_tuple": "an IntTuple", "layout": "a Layout", "composed_layout": "a ComposedLayout",
+               "swizzle": "a Swizzle", "tile": "a Tile", "ptr": "a Pointer", "memref": "a Tensor",
+               "coord_tensor": "a coordinate Tensor", "copy_atom": "a CopyAtom",
+               "mma_atom": "an MmaAtom", "tiled_copy": "a TiledCopy", "tiled_mma": "a TiledMma"}
+
+
+def describe(x) -> str:
+    if isinstance(x, FlyValue):
+        return f"{_KIND_NAMES.get(x.ir.type.kind, 'a value')} ({x.ir.type})"
+    if isinstance(x, nm.Numeric):
+        return f"a {type(x).__name__}"
+    return f"{type(x).__name__} {x!r}"[:120]
+
+
+def expect(api: str, name: str, x, kinds, what: str | None = None):
+    """`x` when it is a Fly value of one of `kinds`; a TraceError naming
+    the API and the argument otherwise."""
+    if isinstance(x, FlyValue) and x.ir.type.kind in kinds:
+        return x
+    what = what or " or ".join(_KIND_NAMES.get(k, k) for k in kinds)
+    fail(api, f"argument '{name}' must be {what}, not {describe(x)}")
 
 
 # -- lifting Python values ----------------------------------------------------

@@ -1,14 +1,14 @@
 """Elementwise emission on scalar and Vector numerics, shared by fx.math,
-fx.arith and the wave shuffles.
+fx.arith, the numeric operators and the wave shuffles.
 
-A Vector operand makes every result a Vector of the same length; result
-and comparison types are spelled from the operand's shape. Errors are
+A Vector operand makes every result a Vector of the same shape; result and
+comparison types are spelled from the operand's shape. The fastmath flags
+of an enclosing `fx.arith.fastmath(...)` block (or an explicit
+`fastmath=`) become the `fastmath` attribute of float ops. Errors are
 TraceErrors at the user's source line.
 """
 
 from __future__ import annotations
-
-import re
 
 from ..compiler.errors import TraceError
 from ..compiler.ir import parse_type, user_location
@@ -26,17 +26,12 @@ def is_static(x) -> bool:
 
 def element(x):
     """The numeric class of a scalar, or of a vector's elements."""
-    return x.element if isinstance(x, nm.Vector) else type(x)
+    return x.dtype if isinstance(x, nm.Vector) else type(x)
 
 
 def lanes(x) -> int | None:
-    """The length of a Vector, None for a scalar."""
-    if not isinstance(x, nm.Vector):
-        return None
-    m = re.fullmatch(r"vector<(\d+)x.+>", str(x.ir.type))
-    if m is None:
-        fail(f"only 1-D vectors are supported here, not {x.ir.type}")
-    return int(m.group(1))
+    """The element count of a Vector, None for a scalar."""
+    return x.numel if isinstance(x, nm.Vector) else None
 
 
 def type_like(x, cls):
@@ -46,7 +41,65 @@ def type_like(x, cls):
 
 
 def wrap_like(v, x, cls):
-    return nm.Vector(v, cls) if isinstance(x, nm.Vector) else cls(v)
+    return nm.Vector(v, x.shape, cls) if isinstance(x, nm.Vector) else cls(v)
+
+
+# -- fastmath ------------------------------------------------------------------
+
+# The flags of the enclosing fx.arith.fastmath blocks, innermost last.
+FASTMATH_STACK: list[str] = []
+
+
+def fastmath_text(flags) -> str | None:
+    """The flag list ("nnan,ninf") of a fastmath argument: a FastMathFlags
+    value (combined with |), a string, an iterable of them, or None."""
+    if flags is None:
+        return None
+    from .arith import FastMathFlags
+
+    if isinstance(flags, FastMathFlags):
+        return str(flags)
+    if isinstance(flags, str):
+        names = [f.strip() for f in flags.split(",") if f.strip()]
+    elif isinstance(flags, (list, tuple, set, frozenset)):
+        names = []
+        for f in flags:
+            names.extend((fastmath_text(f) or "none").split(","))
+    else:
+        fail(f"fastmath: expected fx.arith.FastMathFlags or a string, not {type(flags).__name__}")
+    for name in names:
+        if name not in FastMathFlags.__members__:
+            fail(f"fastmath: unknown flag {name!r} (one of {', '.join(FastMathFlags.__members__)})")
+    names = sorted(set(names) - {"none"}, key=list(FastMathFlags.__members__).index)
+    return ",".join(names) if names else "none"
+
+
+class FastmathScope:
+    """A `with` block whose float ops carry these flags (validated when the
+    scope is made, so that an error points at the caller's line)."""
+
+    def __init__(self, flags):
+        self.text = fastmath_text(flags) if flags is not None else None
+
+    def __enter__(self):
+        if self.text is not None:
+            FASTMATH_STACK.append(self.text)
+        return self
+
+    def __exit__(self, *exc):
+        if self.text is not None:
+            FASTMATH_STACK.pop()
+        return False
+
+
+def fastmath_attr(explicit, key: str = "fastmath", dialect: str = "arith") -> str:
+    """The fastmath attribute entry for a float op ('' when no flags apply):
+    the explicit flags, else the enclosing fx.arith.fastmath block's."""
+    text = fastmath_text(explicit) if explicit is not None else (
+        FASTMATH_STACK[-1] if FASTMATH_STACK else None)
+    if not text or text == "none":
+        return ""
+    return f"{key} = #{dialect}.fastmath<{text}>"
 
 
 def emit(op: str, operands, like, cls, attrs: str = ""):
@@ -55,12 +108,15 @@ def emit(op: str, operands, like, cls, attrs: str = ""):
     return wrap_like(v, like, cls)
 
 
-def intrinsic(name: str, operands, like, cls):
+def intrinsic(name: str, operands, like, cls, fastmath=None):
     """A call of the LLVM intrinsic `name` (overloaded on the operand types).
     `llvm.call_intrinsic` goes through convert-gpu-to-rocdl untouched, so the
     AMDGPU backend expands the intrinsic itself (no device-library call)."""
     attrs = (f'intrin = "{name}", operandSegmentSizes = array<i32: {len(operands)}, 0>, '
              "op_bundle_sizes = array<i32>")
+    fm = fastmath_attr(fastmath, "fastmathFlags", "llvm") if element(like).is_float else ""
+    if fm:
+        attrs += ", " + fm
     if name.startswith("llvm.amdgcn.") and isinstance(like, nm.Vector):
         # Target intrinsics are not overloaded on vectors (instruction
         # selection would abort): one call per element.
@@ -83,33 +139,41 @@ def per_element(fn, operands, like, cls):
         if result is None:
             (result,) = b.op("ub.poison", [], [type_like(like, cls)])
         (result,) = b.op("vector.insert", [r.ir, result], [result.type], pos)
-    return nm.Vector(result, cls)
+    return nm.Vector(result, like.shape, cls)
 
 
-def unify(fname: str, *xs):
-    """The operands converted to one type (C promotion, Python numbers take
-    the other operands' type); a vector operand splats the scalars."""
-    vals = list(xs)
-    if not any(isinstance(v, nm.Numeric) for v in vals):
+def check_operand(fname: str, x, what: str = "operand"):
+    if isinstance(x, nm.Numeric):
+        if x.ir is None:
+            return nm.constant(x.host_value, type(x))
+        return x
+    if is_static(x):
+        return x
+    fail(f"{fname}: the {what} must be a numeric (fx.Float32, a Vector, ...) or a Python "
+         f"number, not {nm._describe(x)}")
+
+
+def unify(fname: str, *xs, promote_literals: bool = False):
+    """The operands converted to one type: the common type of the numerics
+    (numeric.promote), Python numbers converted to it (or, with
+    `promote_literals`, promoting as numerics of their own, as FlyDSL's
+    arith.max does); a vector operand broadcasts the scalars."""
+    vals = [check_operand(fname, x) for x in xs]
+    dynamic = [v for v in vals if isinstance(v, nm.Numeric)]
+    if not dynamic:
         fail(f"{fname}: no dynamic operand")
-    for v in vals:
-        if not isinstance(v, (nm.Numeric, bool, int, float)):
-            fail(f"{fname}: cannot use a {type(v).__name__} as an operand")
-    if not isinstance(vals[0], nm.Numeric):
-        first = next(i for i, v in enumerate(vals) if isinstance(v, nm.Numeric))
-        vals[0], vals[first] = vals[first], vals[0]
-        swapped = first
-    else:
-        swapped = 0
-    for _ in range(2):  # the second round brings earlier operands to the widest type
-        for i in range(1, len(vals)):
-            vals[0], vals[i], _common = nm._as_operands(vals[0], vals[i])
-    if swapped:
-        vals[0], vals[swapped] = vals[swapped], vals[0]
-    types = {str(v.ir.type) for v in vals}
-    if len(types) != 1:
-        fail(f"{fname}: operands of different types {', '.join(sorted(types))}")
-    return vals
+    classes = [element(v) if isinstance(v, nm.Numeric) else nm.literal_class(v)
+               for v in (vals if promote_literals else dynamic)]
+    common = classes[0]
+    for c in classes[1:]:
+        common = nm.promote(common, c)
+    shape = None
+    for v in dynamic:
+        if isinstance(v, nm.Vector):
+            if shape is not None and nm._numel(shape) != v.numel:
+                fail(f"{fname}: vectors of {nm._numel(shape)} and {v.numel} elements")
+            shape = v.shape
+    return [nm._prepare(v, common, shape) for v in vals]
 
 
 def cast_op(src, dst) -> str | None:
@@ -117,34 +181,37 @@ def cast_op(src, dst) -> str | None:
     if src.is_float and dst.is_float:
         if src.mlir_type == dst.mlir_type:
             return None
-        if src.bits == dst.bits:
-            fail(f"no conversion between {src.__name__} and {dst.__name__} "
-                 "(same width: go through Float32)")
-        return "arith.extf" if dst.bits > src.bits else "arith.truncf"
+        return "arith.extf" if dst.width > src.width else "arith.truncf"
     if src.is_float:
         return "arith.fptosi" if dst.signed else "arith.fptoui"
     if dst.is_float:
-        return "arith.sitofp" if src.signed else "arith.uitofp"
-    if dst.bits == src.bits:
+        return "arith.sitofp" if src.signed and src.width > 1 else "arith.uitofp"
+    if dst.width == src.width:
         return None
-    if dst.bits > src.bits:
-        return "arith.extsi" if src.signed else "arith.extui"
+    if dst.width > src.width:
+        return "arith.extsi" if src.signed and src.width > 1 else "arith.extui"
     return "arith.trunci"
 
 
 def convert(x, cls):
     """`x` (a scalar or vector numeric, or a Python number) with elements of
     class `cls`, by the arith op of `cast_op` (not to Boolean, nor from or
-    to Index: fx.arith.cast handles those)."""
+    to Index: fx.arith.cast handles those). Floats of one width and
+    different formats convert through Float32, as FlyDSL's do."""
     if not isinstance(x, nm.Numeric):
         return nm.constant(x, cls)
     src = element(x)
     if src is cls:
         return x
+    if src.is_float and cls.is_float and src.width == cls.width \
+            and src.mlir_type != cls.mlir_type and src.width < 32:
+        x = convert(x, nm.Float32)
+        src = nm.Float32
     op = cast_op(src, cls)
     if op is None:  # the same MLIR type (signedness differs)
         return wrap_like(x.ir, x, cls)
-    return emit(op, [x], x, cls)
+    fm = fastmath_attr(None) if op in ("arith.extf", "arith.truncf") else ""
+    return emit(op, [x], x, cls, fm)
 
 
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
@@ -155,34 +222,46 @@ _INT_PRED = {"lt": ("slt", "ult"), "le": ("sle", "ule"), "gt": ("sgt", "ugt"),
 _FLOAT_PRED = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 
 
-def compare(a, b, kind: str):
+def cmp(op: str, predicate: str, a, b, fastmath=None):
+    """arith.cmpi / arith.cmpf with a predicate by name, on unified operands."""
+    attrs = f"predicate = {(_CMPI if op == 'arith.cmpi' else _CMPF).index(predicate)} : i64"
+    if op == "arith.cmpf":
+        fm = fastmath_attr(fastmath)
+        attrs += ", " + fm if fm else ""
+    return emit(op, [a, b], a, nm.Boolean, attrs)
+
+
+def compare(a, b, kind: str, fastmath=None):
     """a <kind> b elementwise (vectors too): a Boolean or a vector of i1.
     Float comparisons are ordered (false with a NaN), except `ne`."""
     a, b = unify("compare", a, b)
     cls = element(a)
     if cls.is_float:
-        op, pred = "arith.cmpf", _CMPF.index(_FLOAT_PRED[kind])
-    else:
-        op = "arith.cmpi"
-        pred = _CMPI.index(_INT_PRED[kind][0 if cls.signed else 1])
-    return emit(op, [a, b], a, nm.Boolean, f"predicate = {pred} : i64")
+        return cmp("arith.cmpf", _FLOAT_PRED[kind], a, b, fastmath)
+    signed = cls.signed and cls is not nm.Index
+    return cmp("arith.cmpi", _INT_PRED[kind][0 if signed else 1], a, b)
 
 
-def select(cond, a, b, fname: str = "select"):
+def select(cond, a, b, fname: str = "select", promote: bool = False):
     """`a` where `cond` holds, else `b` (arith.select). `cond` is a Boolean
-    (for scalars and whole vectors) or a vector of Booleans."""
+    (for scalars and whole vectors) or a vector of Booleans. With `promote`,
+    Python numbers promote as numerics of their own (FlyDSL's
+    Numeric.select), else they take the other value's type."""
     if isinstance(cond, bool):
         cond = nm.constant(cond, nm.Boolean)
     if not isinstance(cond, nm.Numeric) or element(cond) is not nm.Boolean:
         fail(f"{fname}: the condition must be a Boolean, not "
-             f"{type(cond).__name__ if not isinstance(cond, nm.Numeric) else element(cond).__name__}")
-    if all(is_static(v) for v in (a, b)):
+             f"{nm._describe(cond) if not isinstance(cond, nm.Numeric) else element(cond).__name__}")
+    if all(is_static(v) for v in (a, b)) and not promote:
         fail(f"{fname}: both values are Python numbers; make one a numeric "
              "(e.g. fx.Int32(a)) to choose its type")
-    a, b = unify(fname, a, b)
-    if isinstance(cond, nm.Vector) and lanes(cond) != lanes(a):
-        fail(f"{fname}: a condition of {cond.ir.type} for values of {a.ir.type}")
-    if isinstance(cond, nm.Vector) and not isinstance(a, nm.Vector):
-        fail(f"{fname}: a vector condition needs vector values")
+    if all(is_static(v) for v in (a, b)):
+        a = nm.as_numeric(a)
+    a, b = unify(fname, a, b, promote_literals=promote)
+    if isinstance(cond, nm.Vector):  # the values take the condition's shape
+        if not isinstance(a, nm.Vector):
+            a, b = (nm.Vector.filled(cond.shape, v, element(v)) for v in (a, b))
+        if lanes(cond) != lanes(a):
+            fail(f"{fname}: a condition of {cond.ir.type} for values of {a.ir.type}")
     (v,) = builder().op("arith.select", [cond.ir, a.ir, b.ir], [a.ir.type])
     return wrap_like(v, a, element(a))

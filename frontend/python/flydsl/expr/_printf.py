@@ -1,4 +1,9 @@
-"""fx.printf(fmt, *args): formatted printing from a kernel (SPEC §7).
+"""fx.printf(*args, format_str=""): formatted printing from a kernel
+(SPEC §7). The format is the first argument when it is a str, else
+`format_str`. FlyDSL's formats mark each argument with `{}`: a Python
+value (int, float, bool, str, a type) is written into the text, a dynamic
+one gets the conversion of its type. A format without `{}` is a C printf
+format (`%d`, `%f`, `%s`, ...), one conversion per argument.
 
 It is `fly.print` (a C printf format, one conversion per argument; a
 static fly value -- a layout, a shape -- takes a `%s` and is printed as its
@@ -52,10 +57,51 @@ def _operand(a):
     return a
 
 
-def printf(fmt: str, *args) -> None:
+def _conversion(a) -> str:
+    """The C conversion of a dynamic printf argument."""
+    if isinstance(a, FlyValue):
+        return "%s"
+    if isinstance(a, nm.Numeric):
+        if a.is_float:
+            return "%f"
+        bits = getattr(type(a), "bits", 32)
+        return ("%lld" if a.signed else "%llu") if bits == 64 else ("%d" if a.signed or bits == 1 else "%u")
+    return "%s"
+
+
+def _braces_to_c(fmt: str, args):
+    """A `{}` format and its arguments as a C format and the dynamic ones."""
+    out, dynamic, parts = [], [], fmt.replace("%", "%%").split("{}")
+    if len(parts) - 1 != len(args):
+        fail(f"fx.printf: the format has {len(parts) - 1} '{{}}' for {len(args)} arguments")
+    for i, part in enumerate(parts):
+        out.append(part)
+        if i < len(args):
+            a = args[i]
+            if isinstance(a, type):
+                out.append(a.__name__.replace("%", "%%"))
+            elif isinstance(a, (bool, int, float, str)):
+                out.append(str(a).replace("%", "%%"))
+            else:
+                out.append(_conversion(a))
+                dynamic.append(a)
+    return "".join(out), dynamic
+
+
+def printf(*args, format_str: str = "") -> None:
     """Prints from every work-item that runs it (on the emulator)."""
+    if args and isinstance(args[0], str):
+        fmt, args = args[0], args[1:]
+    else:
+        fmt = format_str
     if not isinstance(fmt, str):
         fail(f"fx.printf: the format must be a Python str, not {type(fmt).__name__}")
+    if "{}" in fmt or (args and "%" not in fmt):
+        fmt, args = _braces_to_c(fmt, args)
+    else:
+        # A static integer leaf (fx.size(layout)) prints as the integer it is.
+        args = tuple(a.ir.type.value if isinstance(a, FlyValue) and a.ir.type.kind == "int_tuple"
+                     and isinstance(a.ir.type.value, int) else a for a in args)
     for a in args:
         if isinstance(a, FlyValue):
             if not a.ir.type.is_static:

@@ -1,55 +1,186 @@
-"""Numeric types: dynamic scalars and vectors of the traced code.
+"""Numeric types: the scalars (and, as `Vector`, the 1-D vectors) of traced
+code, with FlyDSL's classes, members and semantics (SPEC §7).
 
 `Int32(x)` inside a traced function is an SSA value of type i32: a Python
-number becomes an `arith.constant`, another numeric is converted. Arithmetic
-and comparisons emit `arith` ops; a Python number on one side takes the
-other side's type. Mixed types promote as C does: a float beats an integer,
-the wider type beats the narrower, unsigned beats signed of the same width
-(on a tie the left operand's type). Integer `//` and `%` truncate toward
-zero (arith.divsi/remsi; divui/remui for unsigned types), as on the GPU;
-integer `/` is the same division. Float `/` is arith.divf, float `//`
-floor(a / b) (as Python and FlyDSL have it) and float `%` arith.remf.
+number becomes an `arith.constant` (an integer wraps to the type's width,
+as a C cast does), another numeric is converted. Outside a trace it is a
+host value, an argument for a @flyc.jit function.
 
-A numeric is dynamic: using it as a Python bool (`if x:` outside the AST
-rewriter's reach, `bool(x)`) is an error that says so.
+The class is the type: `Int32.width`, `.signed` (None for floats),
+`.ir_type` (the type handle of the C++ context), `.numpy_dtype`,
+`.is_integer`, `.is_float`, `.zero` are class members (NumericMeta).
+
+Operators emit `arith` ops on operands brought to one type first:
+
+  * A Python operand is a numeric of its own: a bool a Boolean, an int an
+    Int32 (Int64 past int32's range), a float a Float32. So `Int8 + 1` is
+    an Int32 and `Float16 * 2.0` a Float32.
+  * The common type of two types: a float beats an integer (widened to
+    Float32, or Float64 for integers wider than 32 bits, when the float is
+    narrower than the integer); of two floats the wider one (at 16 bits or
+    more), else the higher of Float64 > Float32 > Float16 = BFloat16 (Float16
+    with BFloat16: Float32; two different 8-bit floats: an error); of two
+    integers the wider one, and on a tie of signedness the unsigned one.
+    Booleans count as Int32 in + - * / // %.
+  * Integer `/` is a float division: both operands converted to Float32
+    (Float64 for integers wider than 32 bits), then arith.divf.
+  * Integer `//` rounds toward -inf (arith.floordivsi; unsigned types and
+    Index divui); integer `%` is arith.remsi (the dividend's sign; remui
+    unsigned): -7 // 2 == -4 but -7 % 2 == -1, as FlyDSL has it.
+    Float `//` is floor(a / b), float `%` arith.remf.
+  * `>>` is arithmetic for signed types, logical for unsigned ones;
+    comparisons are unsigned for unsigned types; float comparisons are
+    ordered, `!=` unordered.
+  * `**` is math.powf for floats and an integer power (math.ipowi's value)
+    for integers.
+
+Float ops take the fastmath flags of an enclosing `fx.arith.fastmath(...)`.
+A numeric is dynamic: using it as a Python bool (`bool(x)` outside the
+AST rewriter's reach) is an error that says so.
 """
 
 from __future__ import annotations
+
+import math as _pymath
+import struct as _struct
+
+import numpy as np
 
 from ..compiler.errors import TraceError
 from ..compiler.ir import Value, parse_type, user_location
 from ..compiler.trace import Trace, builder
 
+__all__ = ["NumericMeta", "Numeric", "as_numeric", "Integer", "Float", "Boolean", "Int4", "Int8",
+           "Int16", "Int32", "Int64", "Int128", "Uint8", "Uint16", "Uint32", "Uint64", "Uint128",
+           "Float16", "BFloat16", "Float32", "Float64", "Float8E5M2", "Float8E4M3FN",
+           "Float8E4M3FNUZ", "Float8E4M3B11FNUZ", "Float8E4M3", "Float6E2M3FN", "Float6E3M2FN",
+           "Float8E8M0FNU", "Float4E2M1FN", "Index"]
 
-__all__ = ["Numeric", "Integer", "Float", "Boolean", "Int8", "Int16", "Int32", "Int64", "Uint8",
-           "Uint16", "Uint32", "Uint64", "Float16", "BFloat16", "Float32", "Float64",
-           "Float8E4M3FN", "Float8E5M2"]
+
+def _fail(message: str):
+    raise TraceError(message, *user_location()[:2])
 
 
-class Numeric:
-    """A dynamic value of an integer or float type (a scalar, or a vector
-    for `Vector`)."""
+class NumericMeta(type):
+    """The metaclass of numeric types: a class is a type, with its width,
+    signedness (None for floats), MLIR element type and numpy dtype."""
+
+    def __new__(mcs, name, bases, attrs, width=8, np_dtype=None, ir_type=None, signed=None,
+                zero=None, **kwargs):
+        if not (isinstance(name, str) and isinstance(bases, tuple)
+                and all(isinstance(b, type) for b in bases) and isinstance(attrs, dict)):
+            _fail("NumericMeta(name, bases, attrs, ...) defines a numeric class: a str, a "
+                  f"tuple of classes and a dict, not {type(name).__name__}, "
+                  f"{type(bases).__name__}, {type(attrs).__name__}")
+        cls = super().__new__(mcs, name, bases, attrs)
+        if ir_type is not None:
+            cls.mlir_type = ir_type  # the MLIR text of the element type ("i32", "f16")
+        cls.width = width
+        cls.bits = width  # our earlier name of width
+        cls.signed = signed
+        cls._np_dtype = np_dtype if np_dtype is not None else _numpy_dtype(name, width, signed)
+        cls._zero = zero
+        return cls
+
+    def __init__(cls, name, bases, attrs, **kwargs):
+        super().__init__(name, bases, attrs)
+
+    def __str__(cls):
+        return cls.__name__
+
+    @property
+    def numpy_dtype(cls):
+        return cls._np_dtype
+
+    @property
+    def ir_type(cls):
+        """The type handle of the class's type (None for abstract classes)."""
+        text = cls.__dict__.get("_ir_text") or cls.mlir_type
+        return parse_type(text) if isinstance(text, str) and text else None
+
+    @property
+    def is_integer(cls) -> bool:
+        return cls.signed is not None
+
+    @property
+    def is_float(cls) -> bool:
+        return cls.signed is None and isinstance(cls.mlir_type, str) and bool(cls.mlir_type)
+
+    @property
+    def zero(cls):
+        if cls._zero is not None:
+            return cls._zero
+        if cls.is_integer:
+            return 0
+        if cls.is_float:
+            return 0.0
+        raise TraceError(f"{cls.__name__} has no zero value")
+
+
+def _numpy_dtype(name, width, signed):
+    if signed is None:
+        return {"Float16": np.float16, "Float32": np.float32, "Float64": np.float64}.get(name)
+    if width == 1:
+        return np.bool_
+    if name == "Index":
+        return np.int64
+    return getattr(np, f"{'int' if signed else 'uint'}{width}", None)
+
+
+class Numeric(metaclass=NumericMeta):
+    """A dynamic value of an integer or float type."""
 
     __fly_dynamic__ = True
-    mlir_type = ""  # the MLIR element type of the class ("i32", "f16")
-    is_float = False
-    signed = True
+    mlir_type = ""
 
-    def __init__(self, x):
-        if isinstance(x, Value):
-            self.ir = x
-        elif isinstance(x, (bool, int, float)) and not Trace.active():
+    def __init__(self, value):
+        if isinstance(value, Value):
+            if str(value.type) == type(self).mlir_type or not type(self).mlir_type:
+                self.ir = value
+            else:  # an SSA value of another type: converted, as FlyDSL's constructors do
+                self.ir = convert(wrap(value), type(self)).ir
+        elif isinstance(value, (bool, int, float)) and not isinstance(value, Numeric) \
+                and not Trace.active():
             # An argument for a @flyc.jit function: a number of this type.
             self.ir = None
-            self.host_value = bool(x) if self.mlir_type == "i1" else (
-                float(x) if self.is_float else int(x))
-        elif isinstance(x, Numeric):
-            self.ir = convert(x, type(self)).ir
-        elif isinstance(x, (bool, int, float)):
-            self.ir = constant(x, type(self)).ir
+            self.host_value = (bool(value) if type(self).width == 1 else
+                               float(value) if type(self).is_float else
+                               _wrap_int(_int_of(value), type(self)))
+        elif isinstance(value, Numeric):
+            self.ir = convert(value, type(self)).ir
+        elif isinstance(value, (bool, int, float)):
+            self.ir = constant(value, type(self)).ir
         else:
-            raise TraceError(f"cannot make a {type(self).__name__} from {x!r}",
-                             *user_location()[:2])
+            _fail(f"{type(self).__name__}(): cannot make a {type(self).__name__} from "
+                  f"{_describe(value)}")
+
+    # -- FlyDSL's value members ---------------------------------------------
+    @property
+    def value(self):
+        """The SSA value, or the Python number of a host value."""
+        return self.ir if self.ir is not None else self.host_value
+
+    @property
+    def dtype(self):
+        return type(self)
+
+    @property
+    def is_float(self) -> bool:
+        return type(self).is_float
+
+    @property
+    def is_integer(self) -> bool:
+        return type(self).is_integer
+
+    def is_static(self) -> bool:
+        """Whether this holds a Python number (a host value) rather than an
+        SSA value of the trace."""
+        return self.ir is None
+
+    def ir_value(self) -> Value:
+        if self.ir is None:
+            return constant(self.host_value, type(self)).ir
+        return self.ir
 
     @classmethod
     def type_handle(cls):
@@ -59,33 +190,125 @@ class Numeric:
     def type(self):
         return self.ir.type
 
+    @staticmethod
+    def from_python_value(value):
+        """The numeric of a Python value: bool -> Boolean, int -> Int32 (Int64
+        past int32), float -> Float32; a numeric or SSA value as itself."""
+        if isinstance(value, Numeric):
+            return value
+        if isinstance(value, Value):
+            return wrap(value)
+        if isinstance(value, (bool, int, float)):
+            return literal_class(value)(value)
+        _fail(f"Numeric.from_python_value: cannot make a numeric from {_describe(value)}")
+
+    @staticmethod
+    def from_ir_type(ir_type):
+        """The numeric class of a type handle (or its MLIR text)."""
+        return numeric_class(str(ir_type))
+
+    def to(self, dtype, *, rounding_mode=None):
+        """This value converted to numeric type `dtype` (by value), or with
+        dtype=int/float/bool the Python number of a host value."""
+        if dtype in (int, float, bool):
+            if self.ir is not None:
+                _fail(f"{type(self).__name__}.to({dtype.__name__}): a dynamic value has no "
+                      "Python number")
+            return dtype(self.host_value)
+        if dtype is Value:
+            return self.ir_value()
+        if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype is Vector:
+            _fail(f"{type(self).__name__}.to(): the type must be a numeric class such as "
+                  f"fx.Float32, not {_describe(dtype)}")
+        if rounding_mode is not None:
+            return _round_to(self, dtype, rounding_mode)
+        return convert(self, dtype)
+
+    def bitcast(self, dtype):
+        """These bits as a value of `dtype` (of the same width)."""
+        from .arith import bitcast
+
+        return bitcast(self, dtype)
+
+    def select(self, true_value, false_value):
+        """`true_value` where this condition holds, else `false_value`
+        (a non-Boolean condition is `self != 0`); the two promote as the
+        operands of arithmetic do."""
+        from ._elementwise import select
+
+        cond = self if _element(self) is Boolean else self != 0
+        return select(cond, true_value, false_value, fname="select", promote=True)
+
+    def maximumf(self, other):
+        """The NaN-propagating float maximum (arith.maximumf)."""
+        from .arith import maximumf
+
+        return maximumf(self, other)
+
+    def minimumf(self, other):
+        """The NaN-propagating float minimum (arith.minimumf)."""
+        from .arith import minimumf
+
+        return minimumf(self, other)
+
+    def exp2(self, *, fastmath=None):
+        from .math import exp2
+
+        return exp2(self, fastmath=fastmath)
+
+    def addf(self, other, *, fastmath=None):
+        """A float addition with these fastmath flags."""
+        return _binary(self, other, "add", fastmath=fastmath)
+
+    def shrui(self, amount):
+        """A logical right shift, keeping this value's type."""
+        from .arith import shrui
+
+        return shrui(self, amount)
+
+    def shuffle_xor(self, offset, width):
+        """The value of lane `lane_id ^ offset` within segments of `width`
+        lanes (a wave shuffle, as fx.shuffle_xor)."""
+        from ._warp import shuffle_xor
+
+        return shuffle_xor(self, offset, width)
+
+    # -- Python protocol ------------------------------------------------------
     def __bool__(self):
-        raise TraceError(
-            f"a dynamic {type(self).__name__} used as a Python bool: its value is "
-            "only known when the kernel runs (write the condition in an `if` or "
-            "`while` of a traced function, or use fx.const_expr for a Python value)",
-            *user_location()[:2])
+        if self.ir is None:
+            return bool(self.host_value)
+        _fail(f"a dynamic {type(self).__name__} used as a Python bool: its value is "
+              "only known when the kernel runs (write the condition in an `if` or "
+              "`while` of a traced function, or use fx.const_expr for a Python value)")
 
     def __index__(self):
-        raise TraceError(f"a dynamic {type(self).__name__} used as a Python int",
-                         *user_location()[:2])
+        if self.ir is None and not type(self).is_float:
+            return int(self.host_value)
+        _fail(f"a dynamic {type(self).__name__} used as a Python int")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.ir.name})"
+        return f"{type(self).__name__}({self.ir.name if self.ir is not None else self.host_value!r})"
 
-    # -- arithmetic -------------------------------------------------------
+    def __str__(self) -> str:
+        return "?" if self.ir is not None else str(self.host_value)
+
+    # -- arithmetic -----------------------------------------------------------
     def __add__(self, o): return _binary(self, o, "add")
     def __radd__(self, o): return _binary(o, self, "add")
     def __sub__(self, o): return _binary(self, o, "sub")
     def __rsub__(self, o): return _binary(o, self, "sub")
     def __mul__(self, o): return _binary(self, o, "mul")
     def __rmul__(self, o): return _binary(o, self, "mul")
-    def __floordiv__(self, o): return _floordiv(self, o)
-    def __rfloordiv__(self, o): return _floordiv(o, self)
-    def __truediv__(self, o): return _binary(self, o, "div")
-    def __rtruediv__(self, o): return _binary(o, self, "div")
-    def __mod__(self, o): return _binary(self, o, "rem")
-    def __rmod__(self, o): return _binary(o, self, "rem")
+    def __truediv__(self, o): return _binary(self, o, "truediv")
+    def __rtruediv__(self, o): return _binary(o, self, "truediv")
+    def __floordiv__(self, o): return _binary(self, o, "floordiv")
+    def __rfloordiv__(self, o): return _binary(o, self, "floordiv")
+    def __mod__(self, o): return _binary(self, o, "mod")
+    def __rmod__(self, o): return _binary(o, self, "mod")
+    def __pow__(self, o): return _binary(self, o, "pow")
+    def __rpow__(self, o): return _binary(o, self, "pow")
+    def __divmod__(self, o): return (self // o, self % o)
+    def __rdivmod__(self, o): return (o // self, o % self)
     def __and__(self, o): return _binary(self, o, "and")
     def __rand__(self, o): return _binary(o, self, "and")
     def __or__(self, o): return _binary(self, o, "or")
@@ -93,12 +316,33 @@ class Numeric:
     def __xor__(self, o): return _binary(self, o, "xor")
     def __rxor__(self, o): return _binary(o, self, "xor")
     def __lshift__(self, o): return _binary(self, o, "shl")
+    def __rlshift__(self, o): return _binary(o, self, "shl")
     def __rshift__(self, o): return _binary(self, o, "shr")
+    def __rrshift__(self, o): return _binary(o, self, "shr")
+
     def __neg__(self):
-        if self.is_float:
-            (v,) = builder().op("arith.negf", [self.ir], [self.ir.type])
-            return Vector(v, self.element) if isinstance(self, Vector) else type(self)(v)
-        return _binary(0, self, "sub")
+        from ._elementwise import emit, fastmath_attr
+
+        cls = _element(self)
+        if cls is Boolean:
+            _fail("unary minus is not defined on Boolean")
+        if cls.is_float:
+            return emit("arith.negf", [self], self, cls, fastmath_attr(None))
+        return _binary(0, self, "sub", literal_like=True)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        from .math import _abs
+
+        return _abs("abs", self)
+
+    def __invert__(self):
+        cls = _element(self)
+        if cls.is_float:
+            _fail(f"~ is not defined on {cls.__name__}")
+        return _binary(self, -1 if cls is not Boolean else True, "xor", literal_like=True)
 
     def __lt__(self, o): return _compare(self, o, "lt")
     def __le__(self, o): return _compare(self, o, "le")
@@ -108,68 +352,363 @@ class Numeric:
     def __ne__(self, o): return _compare(self, o, "ne")
     __hash__ = object.__hash__
 
-    def to(self, cls):
-        """This value converted to numeric type `cls`."""
-        return convert(self, cls)
+
+class Integer(Numeric, width=32, signed=True, ir_type="i32"):
+    """An integer type (Int*, Uint*, Boolean, Index)."""
+
+    def __init__(self, x):
+        Numeric.__init__(self, x)
 
 
-class Integer(Numeric):
-    pass
+class Float(Numeric, width=32, ir_type="f32"):
+    """A floating-point type."""
+
+    def __init__(self, x):
+        Numeric.__init__(self, x)
 
 
-class Float(Numeric):
-    is_float = True
+class Boolean(Integer, width=1, signed=True, ir_type="i1"):
+    """i1: a Python bool, or `x != 0` of another numeric."""
+
+    def __init__(self, a):
+        Numeric.__init__(self, a)
 
 
-def _int(name, bits, signed):
-    return type(name, (Integer,), {"mlir_type": f"i{bits}", "signed": signed, "bits": bits})
+def _int_class(name, width, signed, mlir=None):
+    return NumericMeta(name, (Integer,), {"__module__": __name__}, width=width, signed=signed,
+                       ir_type=mlir or f"i{width}")
 
 
-def _float(name, mlir, bits):
-    return type(name, (Float,), {"mlir_type": mlir, "bits": bits})
+def _float_class(name, width, mlir):
+    return NumericMeta(name, (Float,), {"__module__": __name__}, width=width, ir_type=mlir)
 
 
-Boolean = _int("Boolean", 1, False)
-Int8, Int16, Int32, Int64 = (_int(f"Int{b}", b, True) for b in (8, 16, 32, 64))
-Uint8, Uint16, Uint32, Uint64 = (_int(f"Uint{b}", b, False) for b in (8, 16, 32, 64))
-Float16 = _float("Float16", "f16", 16)
-BFloat16 = _float("BFloat16", "bf16", 16)
-Float32 = _float("Float32", "f32", 32)
-Float64 = _float("Float64", "f64", 64)
-Float8E4M3FN = _float("Float8E4M3FN", "f8E4M3FN", 8)
-Float8E5M2 = _float("Float8E5M2", "f8E5M2", 8)
+Int4 = _int_class("Int4", 4, True)
+Int8, Int16, Int32, Int64, Int128 = (_int_class(f"Int{w}", w, True) for w in (8, 16, 32, 64, 128))
+Uint8, Uint16, Uint32, Uint64, Uint128 = (_int_class(f"Uint{w}", w, False)
+                                          for w in (8, 16, 32, 64, 128))
+Float16 = _float_class("Float16", 16, "f16")
+BFloat16 = _float_class("BFloat16", 16, "bf16")
+Float32 = _float_class("Float32", 32, "f32")
+Float64 = _float_class("Float64", 64, "f64")
+Float8E5M2 = _float_class("Float8E5M2", 8, "f8E5M2")
+Float8E4M3FN = _float_class("Float8E4M3FN", 8, "f8E4M3FN")
+Float8E4M3FNUZ = _float_class("Float8E4M3FNUZ", 8, "f8E4M3FNUZ")
+Float8E4M3B11FNUZ = _float_class("Float8E4M3B11FNUZ", 8, "f8E4M3B11FNUZ")
+Float8E4M3 = _float_class("Float8E4M3", 8, "f8E4M3")
+Float6E2M3FN = _float_class("Float6E2M3FN", 6, "f6E2M3FN")
+Float6E3M2FN = _float_class("Float6E3M2FN", 6, "f6E3M2FN")
+Float8E8M0FNU = _float_class("Float8E8M0FNU", 8, "f8E8M0FNU")
+Float4E2M1FN = _float_class("Float4E2M1FN", 4, "f4E2M1FN")
 
-NUMERIC_TYPES = [Boolean, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64,
-                 Float16, BFloat16, Float32, Float64, Float8E4M3FN, Float8E5M2]
+
+class Index(Integer, width=64, signed=False, ir_type="index"):
+    """A value of MLIR's `index` type (the target's pointer-sized integer):
+    from a Python int, or an integer converted by arith.index_cast
+    (index_castui for unsigned types). As FlyDSL has it, Index is unsigned
+    in `//`, `%`, `>>` and comparisons."""
+
+    def __init__(self, x):
+        Numeric.__init__(self, x)
+
+
+NUMERIC_TYPES = [Boolean, Int4, Int8, Int16, Int32, Int64, Int128, Uint8, Uint16, Uint32, Uint64,
+                 Uint128, Float16, BFloat16, Float32, Float64, Float8E5M2, Float8E4M3FN,
+                 Float8E4M3FNUZ, Float8E4M3B11FNUZ, Float8E4M3, Float6E2M3FN, Float6E3M2FN,
+                 Float8E8M0FNU, Float4E2M1FN, Index]
 _BY_MLIR = {}
 for _cls in NUMERIC_TYPES:
-    _BY_MLIR.setdefault(_cls.mlir_type, _cls)
+    _BY_MLIR.setdefault(_cls.mlir_type, _cls)  # a signless iN is the signed IntN
 
 
 def numeric_class(mlir_element: str):
     """The numeric class of an MLIR element type ("i32" -> Int32)."""
     cls = _BY_MLIR.get(mlir_element)
     if cls is None:
-        raise TraceError(f"no numeric type for {mlir_element}", *user_location()[:2])
+        _fail(f"no numeric type for {mlir_element}")
     return cls
 
 
-class Vector(Numeric):
-    """A dynamic 1-D vector (`vector<N x T>`), e.g. a fragment's `load()`:
-    elementwise arithmetic with vectors of its type or scalars."""
+def as_numeric(obj):
+    """`obj` as a numeric: a numeric itself, a Python bool/int/float as
+    Boolean/Int32 (Int64 past int32)/Float32."""
+    return Numeric.from_python_value(obj)
 
-    def __init__(self, x, element=None):
-        if not isinstance(x, Value):
-            raise TraceError("a Vector is made by load() or from another vector",
-                             *user_location()[:2])
-        self.ir = x
-        self.element = element or numeric_class(str(x.type.element_type))
-        self.is_float = self.element.is_float
-        self.signed = self.element.signed
+
+def literal_class(x):
+    """The numeric class a Python number stands for in arithmetic."""
+    if isinstance(x, bool):
+        return Boolean
+    if isinstance(x, int):
+        return Int32 if -(1 << 31) <= x < (1 << 31) else Int64
+    return Float32
+
+
+def _describe(x) -> str:
+    if isinstance(x, type):
+        return f"the class {x.__name__}"
+    return f"a {type(x).__module__ + '.' if type(x).__module__ not in ('builtins',) else ''}" \
+           f"{type(x).__name__}"
+
+
+def _element(x):
+    return x.dtype if isinstance(x, Vector) else type(x)
+
+
+# -- Vector ---------------------------------------------------------------------
+
+
+class Vector(Numeric):
+    """A dynamic vector (`vector<N x T>`), e.g. a fragment's `load()`, with
+    a static shape (nested tuples whose product is N) and element type
+    `dtype`: elementwise arithmetic with vectors and scalars (which are
+    broadcast), indexing, conversion, reduction. Exported as fx.Vector."""
+
+    def __init__(self, value, shape=None, dtype=None):
+        if isinstance(shape, type) and issubclass(shape, Numeric) and dtype is None:
+            shape, dtype = None, shape  # our earlier Vector(value, element)
+        if isinstance(value, Vector):
+            value = value.ir
+        if not isinstance(value, Value) or not str(value.type).startswith("vector<"):
+            _fail(f"Vector(): the value must be an SSA value of a vector type, not "
+                  f"{_describe(value)} (use Vector.filled or Vector.from_elements)")
+        n, elem = _vector_parts(value.type)
+        if dtype is None:
+            dtype = numeric_class(elem)
+        elif not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype.mlir_type != elem:
+            _fail(f"Vector(): dtype {_describe(dtype)} does not match the element type {elem}")
+        shape = _canonical_shape(n if shape is None else shape)
+        if _numel(shape) != n:
+            _fail(f"Vector(): shape {shape} has {_numel(shape)} elements, the value {n}")
+        self.ir = value
+        self._shape = shape
+        self._dtype = dtype
+        self.signed = dtype.signed
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    element = element_type = dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def numel(self) -> int:
+        return _numel(self._shape)
+
+    @property
+    def is_float(self) -> bool:
+        return self._dtype.is_float
+
+    @property
+    def is_integer(self) -> bool:
+        return self._dtype.is_integer
 
     @property
     def mlir_type(self):
         return str(self.ir.type)
+
+    def ir_value(self):
+        return self.ir
+
+    def __len__(self):
+        return self.numel
+
+    def __iter__(self):
+        return (self[i] for i in range(self.numel))
+
+    def __repr__(self):
+        return f"Vector({self.ir.name}: {self.ir.type}, {self._shape}, {self._dtype.__name__})"
+
+    def __bool__(self):
+        _fail("a Vector used as a Python bool")
+
+    @staticmethod
+    def make_type(shape, dtype):
+        """The type handle of a flat vector of `shape` (its element count)
+        and element class `dtype`."""
+        if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or not dtype.mlir_type:
+            _fail(f"Vector.make_type: dtype must be a numeric class, not {_describe(dtype)}")
+        return parse_type(f"vector<{_numel(_canonical_shape(shape))}x{dtype.mlir_type}>")
+
+    @classmethod
+    def filled(cls, shape, fill_value, dtype):
+        """A vector of `shape` whose every element is `fill_value` (a Python
+        number or a numeric, converted to `dtype`)."""
+        if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype is Vector:
+            _fail(f"Vector.filled: dtype must be a numeric class, not {_describe(dtype)}")
+        shape = _canonical_shape(shape)
+        if isinstance(fill_value, Vector) or not isinstance(fill_value, (bool, int, float, Numeric)):
+            _fail(f"Vector.filled: the fill value must be a number or a scalar numeric, not "
+                  f"{_describe(fill_value)}")
+        scalar = convert(fill_value, dtype)
+        (v,) = builder().op("vector.broadcast", [scalar.ir], [Vector.make_type(shape, dtype)])
+        return Vector(v, shape, dtype)
+
+    @classmethod
+    def filled_like(cls, template, fill_value, dtype=None):
+        return cls.filled(template.shape, fill_value, dtype or template.dtype)
+
+    @classmethod
+    def zeros_like(cls, template, dtype=None):
+        dtype = dtype or template.dtype
+        return cls.filled(template.shape, dtype.zero, dtype)
+
+    @classmethod
+    def from_elements(cls, elements, dtype=None):
+        """The vector of these scalars (numerics or Python numbers), of
+        `dtype` (by default the first element's type)."""
+        elements = list(elements)
+        if not elements:
+            _fail("Vector.from_elements needs at least one element")
+        if dtype is None:
+            dtype = _element(as_numeric(elements[0])) if not isinstance(elements[0], Numeric) \
+                else _element(elements[0])
+        scalars = []
+        for e in elements:
+            if isinstance(e, Vector) or not isinstance(e, (bool, int, float, Numeric)):
+                _fail(f"Vector.from_elements: an element must be a number or a scalar numeric, "
+                      f"not {_describe(e)}")
+            scalars.append(convert(e, dtype).ir)
+        (v,) = builder().op("vector.from_elements", scalars,
+                            [Vector.make_type(len(scalars), dtype)])
+        return Vector(v, (len(scalars),), dtype)
+
+    def to(self, dtype, *, rounding_mode=None):
+        if dtype is Value:
+            return self.ir
+        return Numeric.to(self, dtype, rounding_mode=rounding_mode)
+
+    def reshape(self, shape):
+        shape = _canonical_shape(shape)
+        if _numel(shape) != self.numel:
+            _fail(f"Vector.reshape: {self._shape} has {self.numel} elements, {shape} {_numel(shape)}")
+        return Vector(self.ir, shape, self._dtype)
+
+    def broadcast_to(self, target_shape):
+        target_shape = _canonical_shape(target_shape)
+        if target_shape == self._shape:
+            return self
+        if self.numel == 1:
+            return Vector.filled(target_shape, self[0], self._dtype)
+        if _numel(target_shape) == self.numel:
+            return Vector(self.ir, target_shape, self._dtype)
+        _fail(f"cannot broadcast a Vector of shape {self._shape} to {target_shape}")
+
+    def __getitem__(self, idx):
+        """An element (an int, a numeric index, or a coordinate tuple of the
+        shape, row-major)."""
+        b = builder()
+        if isinstance(idx, tuple):
+            flat = _flatten(idx)
+            dims = _flatten(self._shape)
+            if len(flat) != len(dims) or not all(isinstance(c, int) for c in flat):
+                _fail(f"Vector index {idx}: a static coordinate of shape {self._shape} expected")
+            i = 0
+            for c, d in zip(flat, dims):
+                i = i * d + c
+            idx = i
+        if isinstance(idx, int) and not isinstance(idx, bool):
+            i = idx + self.numel if idx < 0 else idx
+            if not 0 <= i < self.numel:
+                raise IndexError(f"vector index {idx} out of range for {self.numel} elements")
+            (e,) = b.op("vector.extract", [self.ir], [self._dtype.type_handle()],
+                        f"static_position = array<i64: {i}>")
+            return self._dtype(e)
+        if isinstance(idx, Numeric) and not isinstance(idx, Vector) and not idx.is_float:
+            pos = convert(idx, Index)
+            (e,) = b.op("vector.extract", [self.ir, pos.ir], [self._dtype.type_handle()],
+                        "static_position = array<i64: -9223372036854775808>")
+            return self._dtype(e)
+        _fail(f"a Vector index must be an int, an integer numeric or a tuple, not {_describe(idx)}")
+
+    def select(self, true_value, false_value):
+        """Lane-wise: `true_value` where this vector of conditions holds."""
+        from ._elementwise import select
+
+        cond = self if self._dtype is Boolean else self != 0
+        return select(cond, true_value, false_value, fname="Vector.select", promote=True)
+
+    def bitcast(self, dtype):
+        """These bits as a vector of `dtype` elements (as many as fit)."""
+        if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or not dtype.mlir_type \
+                or dtype is Index:
+            _fail(f"Vector.bitcast: dtype must be a fixed-width numeric class, not "
+                  f"{_describe(dtype)}")
+        bits = self.numel * self._dtype.width
+        if bits % dtype.width:
+            _fail(f"Vector.bitcast: {bits} bits are not a whole number of {dtype.__name__}")
+        n = bits // dtype.width
+        (v,) = builder().op("vector.bitcast", [self.ir], [Vector.make_type(n, dtype)])
+        return Vector(v, (n,), dtype)
+
+    def reduce(self, op, init_val=None, reduction_profile=None, *, fastmath=None):
+        """The elements combined by `op` (a typing.ReductionOp or its name:
+        add, mul, max, min) into a scalar, optionally starting from
+        `init_val` (vector.reduction). Float max is maxnumf, min minimumf,
+        as FlyDSL has them."""
+        from ._elementwise import fastmath_attr
+
+        key = getattr(op, "value", op)
+        if not isinstance(key, str) or key.lower() not in _REDUCE_KINDS:
+            _fail(f"Vector.reduce: unknown operation {op!r} (add, mul, max, min)")
+        cls = self._dtype
+        kind = _REDUCE_KINDS[key.lower()][0 if cls.is_float else 1 if cls.signed else 2]
+        attrs = f"kind = #vector.kind<{kind}>"
+        operands = [self.ir]
+        if init_val is not None:
+            operands.append(convert(init_val, cls).ir)
+        fm = fastmath_attr(fastmath) if cls.is_float else ""
+        if fm:
+            attrs += ", " + fm
+        (v,) = builder().op("vector.reduction", operands, [cls.type_handle()], attrs)
+        return cls(v)
+
+
+_REDUCE_KINDS = {"add": ("add", "add", "add"), "mul": ("mul", "mul", "mul"),
+                 "max": ("maxnumf", "maxsi", "maxui"), "min": ("minimumf", "minsi", "minui")}
+
+
+def _vector_parts(t):
+    text = str(t)
+    inner = text[len("vector<"):-1]
+    dims, _, elem = inner.rpartition("x")
+    if not dims or not all(d.isdigit() for d in dims.split("x")):
+        _fail(f"only vectors of static shape are supported, not {text}")
+    n = 1
+    for d in dims.split("x"):
+        n *= int(d)
+    return n, elem
+
+
+def _canonical_shape(shape):
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        return (shape,)
+    if isinstance(shape, (tuple, list)):
+        out = tuple(_canonical_shape(s) if isinstance(s, (tuple, list)) else s for s in shape)
+        if all(isinstance(d, int) and d > 0 for d in _flatten(out)):
+            return out
+    _fail(f"a Vector shape must be static positive ints (nested tuples), not {shape!r}")
+
+
+def _flatten(shape):
+    out = []
+    for s in shape if isinstance(shape, (tuple, list)) else (shape,):
+        out.extend(_flatten(s) if isinstance(s, (tuple, list)) else [s])
+    return out
+
+
+def _numel(shape) -> int:
+    n = 1
+    for d in _flatten(shape):
+        n *= d
+    return n
+
+
+# -- construction ---------------------------------------------------------------
 
 
 def wrap(value: Value):
@@ -179,19 +718,37 @@ def wrap(value: Value):
     return numeric_class(str(value.type))(value)
 
 
+def _int_of(x) -> int:
+    if isinstance(x, float):
+        if _pymath.isnan(x) or _pymath.isinf(x):
+            _fail(f"the float {x} has no integer value")
+        return int(x)  # toward zero
+    return int(x)
+
+
+def _wrap_int(value: int, cls) -> int:
+    """`value` reduced to `cls`'s width, read signed or unsigned as `cls`
+    is (a C cast)."""
+    if cls is Index:
+        cls = Int64
+    if cls.width == 1:
+        return int(bool(value))
+    value &= (1 << cls.width) - 1
+    if cls.signed and value >= 1 << (cls.width - 1):
+        value -= 1 << cls.width
+    return value
+
+
 def constant(x, cls):
+    """An arith.constant of class `cls` (a Python int wraps to the width)."""
+    if isinstance(x, Numeric):
+        return convert(x, cls)
     if cls is Boolean:
         attr = "value = true" if x else "value = false"
     elif cls.is_float:
         attr = f"value = {_float_text(float(x), cls)} : {cls.mlir_type}"
     else:
-        value = int(x)
-        # The bits of an integer type, read signed or unsigned: Int32 takes
-        # -2**31 .. 2**32 - 1 (0xFFFFFFFF is a mask, not an overflow).
-        if not -(1 << (cls.bits - 1)) <= value < (1 << cls.bits):
-            raise TraceError(f"the integer {value} does not fit in {cls.__name__} "
-                             f"({cls.bits} bits)", *user_location()[:2])
-        attr = f"value = {value} : {cls.mlir_type}"
+        attr = f"value = {_wrap_int(_int_of(x), cls)} : {cls.mlir_type}"
     (v,) = builder().op("arith.constant", (), [cls.type_handle()], attr)
     return cls(v)
 
@@ -199,136 +756,21 @@ def constant(x, cls):
 def _float_text(x: float, cls) -> str:
     """An MLIR float literal: decimal with a '.', or the bit pattern in hex
     for infinities and NaN (MLIR has no literal for them)."""
-    import math
-    import struct
-
-    if not math.isfinite(x):
+    if not _pymath.isfinite(x):
         if cls.mlir_type == "f64":
-            return hex(struct.unpack("<Q", struct.pack("<d", x))[0])
+            return hex(_struct.unpack("<Q", _struct.pack("<d", x))[0])
         if cls.mlir_type == "f32":
-            return hex(struct.unpack("<I", struct.pack("<f", x))[0])
+            return hex(_struct.unpack("<I", _struct.pack("<f", x))[0])
         if cls.mlir_type == "f16":
-            return hex(struct.unpack("<H", struct.pack("<e", x))[0])
+            return hex(_struct.unpack("<H", _struct.pack("<e", x))[0])
         if cls.mlir_type == "bf16":  # the high half of inf's or NaN's f32 pattern
-            return hex(struct.unpack("<I", struct.pack("<f", x))[0] >> 16)
-        raise TraceError(f"{x} has no {cls.__name__} constant", *user_location()[:2])
+            return hex(_struct.unpack("<I", _struct.pack("<f", x))[0] >> 16)
+        _fail(f"{x} has no {cls.__name__} constant")
     text = repr(x)
     if "." not in text:
         mantissa, _, exponent = text.partition("e")
         text = mantissa + ".0" + ("e" + exponent if exponent else "")
     return text
-
-
-def _rank(cls):
-    # C's order: a float beats an integer, wider beats narrower, unsigned
-    # beats signed of the same width
-    return (1 if cls.is_float else 0, getattr(cls, "bits", 0), 0 if cls.signed else 1)
-
-
-def _common(a, b):
-    """The class both operands are converted to."""
-    if isinstance(a, Vector) or isinstance(b, Vector):
-        return a if isinstance(a, Vector) else b
-    ca, cb = type(a), type(b)
-    if ca is cb:
-        return ca
-    return ca if _rank(ca) >= _rank(cb) else cb
-
-
-def _as_operands(a, b):
-    if not isinstance(a, Numeric):
-        a = _lift(a, b)
-    if not isinstance(b, Numeric):
-        b = _lift(b, a)
-    common = _common(a, b)
-    if isinstance(common, Vector):
-        a = a if isinstance(a, Vector) else _splat(a, common)
-        b = b if isinstance(b, Vector) else _splat(b, common)
-        return a, b, common
-    return convert(a, common), convert(b, common), common
-
-
-def _lift(x, like):
-    if isinstance(x, (bool, int, float)):
-        cls = like.element if isinstance(like, Vector) else type(like)
-        if isinstance(x, float) and not cls.is_float:
-            raise TraceError(f"a Python float combined with a dynamic {cls.__name__}",
-                             *user_location()[:2])
-        return constant(x, cls)
-    raise TraceError(f"cannot combine {type(x).__name__} with a dynamic "
-                     f"{type(like).__name__}", *user_location()[:2])
-
-
-def _splat(scalar, vector):
-    scalar = convert(scalar, vector.element)
-    (v,) = builder().op("vector.broadcast", [scalar.ir], [vector.ir.type])
-    return Vector(v, vector.element)
-
-
-_INT_OPS = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli",
-            "and": "arith.andi", "or": "arith.ori", "xor": "arith.xori", "shl": "arith.shli"}
-_FLOAT_OPS = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf",
-              "div": "arith.divf", "rem": "arith.remf"}
-
-
-def _binary(a, b, kind):
-    a, b, common = _as_operands(a, b)
-    if a.is_float:
-        op = _FLOAT_OPS.get(kind)
-    elif kind in ("div", "rem", "shr"):
-        op = {"div": ("arith.divsi", "arith.divui"), "rem": ("arith.remsi", "arith.remui"),
-              "shr": ("arith.shrsi", "arith.shrui")}[kind][0 if a.signed else 1]
-    else:
-        op = _INT_OPS.get(kind)
-    if op is None:
-        raise TraceError(f"operator '{kind}' is not defined on {type(a).__name__}",
-                         *user_location()[:2])
-    (v,) = builder().op(op, [a.ir, b.ir], [a.ir.type])
-    return Vector(v, a.element) if isinstance(a, Vector) else type(a)(v)
-
-
-def _floordiv(a, b):
-    """`//`: `/` for integers (truncating); floor(a / b) for floats."""
-    q = _binary(a, b, "div")
-    if not q.is_float:
-        return q
-    from ._elementwise import convert as _convert, intrinsic  # late: it builds on this module
-
-    cls = q.element if isinstance(q, Vector) else type(q)
-    compute = Float32 if cls is BFloat16 else cls  # BFloat16 computed in f32, as in fx.math
-    return _convert(intrinsic("llvm.floor", [_convert(q, compute)], q, compute), cls)
-
-
-_PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"),
-               "gt": ("sgt", "ugt", "ogt"), "ge": ("sge", "uge", "oge"),
-               "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
-
-
-def _compare(a, b, kind):
-    """A Boolean, or for vectors a vector of i1 (elementwise)."""
-    a, b, _ = _as_operands(a, b)
-    signed_i, unsigned_i, fl = _PREDICATES[kind]
-    if a.is_float:
-        op, pred = "arith.cmpf", fl
-    else:
-        op, pred = "arith.cmpi", signed_i if a.signed else unsigned_i
-    if isinstance(a, Vector):
-        n = str(a.ir.type)[len("vector<"):].split("x")[0]
-        result = parse_type(f"vector<{n}xi1>")
-    else:
-        result = Boolean.type_handle()
-    (v,) = builder().op(op, [a.ir, b.ir], [result], f"predicate = {_pred_attr(op, pred)}")
-    return Vector(v, Boolean) if isinstance(a, Vector) else Boolean(v)
-
-
-_CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-_CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge",
-         "ult", "ule", "une", "uno", "true"]
-
-
-def _pred_attr(op, pred):
-    # The generic form spells the predicate as its enum value.
-    return f"{(_CMPI if op == 'arith.cmpi' else _CMPF).index(pred)} : i64"
 
 
 def convert(x, cls):
@@ -337,6 +779,146 @@ def convert(x, cls):
     does (to Boolean as `x != 0`, Index by index_cast, vectors elementwise)."""
     if not isinstance(x, Numeric):
         return constant(x, cls)
+    if x.ir is None:
+        return constant(x.host_value, cls)
     from .arith import cast  # late: arith builds on this module
 
     return cast(x, cls)
+
+
+def _round_to(x, dtype, rounding_mode):
+    from ._elementwise import emit, fastmath_attr
+    from .arith import RoundingMode
+
+    src = _element(x)
+    if not isinstance(rounding_mode, RoundingMode):
+        _fail(f"to(): rounding_mode must be a fx.arith.RoundingMode, not {_describe(rounding_mode)}")
+    if not (src.is_float and dtype.is_float):
+        _fail(f"to(): rounding_mode is for float-to-float conversions, not {src.__name__} -> "
+              f"{dtype.__name__}")
+    if dtype.width >= src.width:
+        return convert(x, dtype)  # exact: no rounding
+    attrs = f"roundingmode = {int(rounding_mode.value)} : i32"
+    fm = fastmath_attr(None)
+    return emit("arith.truncf", [x], x, dtype, attrs + (", " + fm if fm else ""))
+
+
+# -- promotion ---------------------------------------------------------------------
+
+_FLOAT_RANK = {"f64": 3, "f32": 2, "f16": 1, "bf16": 1}
+
+
+def _widen_float(cls, min_width):
+    if cls.width >= min_width:
+        return cls
+    return Float32 if min_width <= 32 else Float64
+
+
+def promote(ta, tb):
+    """The common numeric class of two classes (FlyDSL's lattice, see the
+    module notes)."""
+    if ta is tb:
+        return ta
+    if ta.is_float or tb.is_float:
+        if not tb.is_float:
+            return _widen_float(ta, tb.width)
+        if not ta.is_float:
+            return _widen_float(tb, ta.width)
+        if ta.width != tb.width:
+            wider = ta if ta.width > tb.width else tb
+            if wider.width >= 16:
+                return wider
+        ra, rb = _FLOAT_RANK.get(ta.mlir_type, 0), _FLOAT_RANK.get(tb.mlir_type, 0)
+        if ra != rb:
+            return ta if ra > rb else tb
+        if ra > 0:
+            return _widen_float(ta, ta.width + 1)
+        _fail(f"no common type of {ta.__name__} and {tb.__name__}: convert one explicitly")
+    if ta.signed == tb.signed:
+        return ta if ta.width >= tb.width else tb
+    u, s = (ta, tb) if not ta.signed else (tb, ta)
+    return u if u.width >= s.width else s
+
+
+_BOOL_WIDENS = {"add", "sub", "mul", "truediv", "floordiv", "mod"}
+_INT_ONLY = {"and", "or", "xor", "shl", "shr"}
+_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+           "pow": "**", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>",
+           "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+
+def _class_of(x, kind):
+    if isinstance(x, Numeric):
+        cls = _element(x)
+    elif isinstance(x, (bool, int, float)):
+        cls = literal_class(x)
+    else:
+        _fail(f"'{_SYMBOL.get(kind, kind)}' is not defined between a numeric and {_describe(x)}")
+    return Int32 if (cls is Boolean and kind in _BOOL_WIDENS) else cls
+
+
+def operands(a, b, kind, literal_like=False):
+    """(a, b, common class): both converted to the common class (Python
+    numbers as constants of it), a scalar broadcast against a vector."""
+    ca, cb = _class_of(a, kind), _class_of(b, kind)
+    if literal_like:  # a constant the front end adds takes the other operand's type
+        ca = cb if not isinstance(a, Numeric) else ca
+        cb = ca if not isinstance(b, Numeric) else cb
+    common = promote(ca, cb)
+    if kind in _INT_ONLY and common.is_float:
+        _fail(f"'{_SYMBOL[kind]}' needs integer operands, not {common.__name__}")
+    shape = None
+    for v in (a, b):
+        if isinstance(v, Vector):
+            if shape is not None and _numel(shape) != v.numel:
+                _fail(f"'{_SYMBOL.get(kind, kind)}' of vectors of {_numel(shape)} and {v.numel} "
+                      "elements")
+            shape = v.shape if shape is None or _numel(v.shape) > 1 else shape
+    return _prepare(a, common, shape), _prepare(b, common, shape), common
+
+
+def _prepare(x, cls, shape):
+    if isinstance(x, Vector):
+        return convert(x, cls)
+    x = convert(x, cls)
+    if shape is None:
+        return x
+    (v,) = builder().op("vector.broadcast", [x.ir], [Vector.make_type(shape, cls)])
+    return Vector(v, shape, cls)
+
+
+def _binary(a, b, kind, fastmath=None, literal_like=False):
+    from ._elementwise import emit, fastmath_attr
+
+    a, b, cls = operands(a, b, kind, literal_like)
+    fm = fastmath_attr(fastmath)
+    if kind == "truediv" and not cls.is_float:
+        f = Float64 if cls.width > 32 else Float32
+        a, b, cls = convert(a, f), convert(b, f), f
+    if kind == "pow":
+        from .math import _pow
+
+        return _pow(a, b, fastmath)
+    if cls.is_float:
+        if kind == "floordiv":
+            from .math import floor
+
+            return floor(emit("arith.divf", [a, b], a, cls, fm), fastmath=fastmath)
+        op = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf",
+              "truediv": "arith.divf", "mod": "arith.remf"}[kind]
+        return emit(op, [a, b], a, cls, fm)
+    signed = cls.signed and cls is not Index
+    op = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli",
+          "and": "arith.andi", "or": "arith.ori", "xor": "arith.xori", "shl": "arith.shli",
+          "shr": "arith.shrsi" if signed else "arith.shrui",
+          "floordiv": "arith.floordivsi" if signed else "arith.divui",
+          "mod": "arith.remsi" if signed else "arith.remui"}[kind]
+    return emit(op, [a, b], a, cls)
+
+
+def _compare(a, b, kind):
+    """A Boolean, or for vectors a vector of Booleans (elementwise)."""
+    from ._elementwise import compare
+
+    a, b, _ = operands(a, b, kind)
+    return compare(a, b, kind)

@@ -1,8 +1,17 @@
 """@flyc.kernel: a device function traced into a `gpu.func` of its own
-gpu.module (once per argument types and Constexpr values) when a @flyc.jit
-function being traced calls it; the call returns a launcher whose
-`.launch(grid=, block=, smem=, stream=)` checks the launch against the chip
-and emits the `gpu.launch_func`."""
+gpu.module. Calling it while a @flyc.jit function is traced binds the
+arguments and returns a launcher; `.launch(grid=, block=, smem=, stream=)`
+checks the launch against the chip, traces the body (once per argument
+types, Constexpr values and block size) and emits the `gpu.launch_func`.
+
+The body is traced at the launch, not at the call, because what it may ask
+of the launch is known only then: `fx.known_block_size()` is the kernel's
+`known_block_size=` or, without one, the launch's block when all of its
+dimensions are Python ints (the gpu.func then carries it as its
+known_block_size, as FlyDSL's does). While the body is traced,
+`KernelTrace.current()` is the kernel's record of the shared memory its
+SharedAllocators take: static LDS globals of its gpu.module, and the bytes
+of dynamic LDS a launch without `smem=` provides."""
 
 from __future__ import annotations
 
@@ -21,11 +30,46 @@ from .signature import StreamValue, bind_arguments, evaluated_signature, is_cons
 _symbols = itertools.count()
 
 
+class KernelTrace:
+    """The kernel whose body is being traced: its block size when known at
+    compile time, and the shared memory its body allocates."""
+
+    _stack: list["KernelTrace"] = []
+
+    def __init__(self, name: str, block_size):
+        self.name = name
+        self.block_size = block_size  # (x, y, z) Python ints, or None
+        self.globals: list[str] = []  # module-level ops: the static LDS
+        self.dynamic_smem = None  # the dynamic SharedAllocator, if any
+
+    @classmethod
+    def current(cls) -> "KernelTrace | None":
+        return cls._stack[-1] if cls._stack else None
+
+    def add_static_lds(self, nbytes: int, align: int) -> str:
+        """A new LDS global of `nbytes` bytes aligned to `align`; its symbol."""
+        symbol = f"__fly_shared_{len(self.globals)}"
+        self.globals.append(f"llvm.mlir.global internal @{symbol}() {{addr_space = 3 : i32, "
+                            f"alignment = {align} : i64}} : !llvm.array<{nbytes} x i8>")
+        return symbol
+
+
+def _block_size(value, what: str):
+    """`value` as a (x, y, z) tuple of positive Python ints."""
+    dims = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if not 1 <= len(dims) <= 3 or any(
+            isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
+        raise TraceError(f"{what}={value!r}: give 1 to 3 positive Python ints (x, y, z)",
+                         *user_location()[:2])
+    return dims + (1,) * (3 - len(dims))
+
+
 class Kernel:
     def __init__(self, fn, name: str | None = None, known_block_size=None):
         self.fn = fn
         self.name = name or fn.__name__
-        self.known_block_size = tuple(known_block_size) if known_block_size else None
+        self.known_block_size = (None if known_block_size is None
+                                 else _block_size(known_block_size, "known_block_size"))
         self.signature = evaluated_signature(fn)
 
     def __call__(self, *args, **kwargs) -> "Launcher":
@@ -42,15 +86,20 @@ class Kernel:
                 static[name] = value
             else:
                 dynamic.append((name, value))
-        key = (self, tuple((n, str(v.ir.type)) for n, v in dynamic),
-               tuple((n, repr(v)) for n, v in static.items()))
-        symbol = trace.kernels.get(key)
-        if symbol is None:
-            symbol = self._trace(trace, dynamic, static)
-            trace.kernels[key] = symbol
-        return Launcher(trace, symbol, [v for _, v in dynamic], self)
+        return Launcher(trace, [v for _, v in dynamic], self, dynamic, static)
 
-    def _trace(self, trace: Trace, dynamic, static) -> str:
+    def traced(self, trace: Trace, dynamic, static, block_size):
+        """(symbol, dynamic LDS bytes) of the body traced for these
+        arguments and compile-time block size (traced once per trace)."""
+        key = (self, tuple((n, str(v.ir.type)) for n, v in dynamic),
+               tuple((n, repr(v)) for n, v in static.items()), block_size)
+        found = trace.kernels.get(key)
+        if found is None:
+            found = self._trace(trace, dynamic, static, block_size)
+            trace.kernels[key] = found
+        return found
+
+    def _trace(self, trace: Trace, dynamic, static, block_size):
         from ..expr._core import wrap
 
         b = trace.builder
@@ -58,41 +107,49 @@ class Kernel:
         params = dict(static)
         for (name, _), arg in zip(dynamic, block.args):
             params[name] = wrap(arg)
+        record = KernelTrace(self.name, block_size)
+        KernelTrace._stack.append(record)
         try:
             with Tracer().activate():
                 rewrite(self.fn)(**params)
             b.op("gpu.return", [])
         finally:
+            KernelTrace._stack.pop()
             b.pop_block()
         symbol = f"{self.name}_{next(_symbols)}" if any(
-            s.startswith(f"{self.name}::") for s in trace.kernels.values()) else self.name
+            s.startswith(f"{self.name}_module::") for s, _ in trace.kernels.values()) else self.name
         attrs = ""
-        if self.known_block_size:
+        if block_size:
             attrs = (" attributes {known_block_size = array<i32: "
-                     + ", ".join(str(int(x)) for x in self.known_block_size) + ">}")
+                     + ", ".join(str(x) for x in block_size) + ">}")
         params_text = ", ".join(f"{a.name}: {a.type}" for a in block.args)
         body = "\n".join(block.lines)
+        module_ops = "".join(line + "\n" for line in record.globals)
         trace.gpu_modules.append(
-            f"gpu.module @{symbol}_module {{\n"
+            f"gpu.module @{symbol}_module {{\n{module_ops}"
             f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}}\n}}")
-        return f"{symbol}_module::@{symbol}"
+        dynamic_bytes = record.dynamic_smem.allocated_bytes if record.dynamic_smem else 0
+        return f"{symbol}_module::@{symbol}", dynamic_bytes
 
 
 class Launcher:
-    def __init__(self, trace: Trace, symbol: str, operands, kernel: "Kernel | None" = None):
+    def __init__(self, trace: Trace, operands, kernel: Kernel, dynamic, static):
         self.trace = trace
-        self.symbol = symbol
         self.operands = operands
         self.kernel = kernel
+        self._arguments = (dynamic, static)
 
-    def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=0, stream=None) -> None:
+    def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=None, stream=None) -> None:
+        """Launch the kernel: `grid` and `block` are 1 to 3 dimensions (Python
+        ints or dynamic integers); `smem` is the bytes of dynamic LDS, by
+        default what the kernel's dynamic SharedAllocator hands out."""
         from ..expr import numeric as nm
         from ..expr.typing import IntTuple
 
         b = self.trace.builder
         index = parse_type("index")
         file, lineno, col = user_location()
-        name = self.kernel.name if self.kernel is not None else self.symbol
+        name = self.kernel.name
 
         def fail(message):
             raise TraceError(f"launch of kernel {name}: {message}", file, lineno)
@@ -130,7 +187,17 @@ class Launcher:
 
         grid, grid_static = dims("grid", grid)
         block, block_static = dims("block", block)
-        smem_static = static("smem", smem)
+        smem_static = None if smem is None else static("smem", smem)
+        self._check(fail, grid_static, block_static, None)
+        block_size = self.kernel.known_block_size
+        if block_size is None and None not in block_static:
+            block_size = tuple(block_static)
+        symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size)
+        if smem is None:
+            smem = smem_static = dynamic_bytes
+        elif smem_static is not None and 0 <= smem_static < dynamic_bytes:
+            fail(f"smem={smem_static} bytes are fewer than the {dynamic_bytes} bytes the "
+                 "kernel's SharedAllocator(static=False) hands out")
         self._check(fail, grid_static, block_static, smem_static)
 
         g, t = [as_index(d) for d in grid], [as_index(d) for d in block]
@@ -140,7 +207,7 @@ class Launcher:
                 raise TraceError("launch(stream=...) takes the fx.Stream argument of the "
                                  "@flyc.jit function", file, lineno)
             line += f"<{stream.ir.name} : {stream.ir.type}> "
-        line += (f"@{self.symbol} blocks in ({', '.join(v.name for v in g)}) "
+        line += (f"@{symbol} blocks in ({', '.join(v.name for v in g)}) "
                  f"threads in ({', '.join(v.name for v in t)})")
         if smem_static != 0:
             if smem_static is not None:
@@ -175,9 +242,8 @@ class Launcher:
             if items > max_items:
                 fail(f"block={text(block)} is a workgroup of {items} work-items, over the "
                      f"limit of {max_items} work-items per workgroup")
-        known = self.kernel.known_block_size if self.kernel is not None else None
+        known = self.kernel.known_block_size
         if known:
-            known = tuple(int(v) for v in known) + (1,) * (3 - len(known))
             if any(v is not None and v != k for v, k in zip(block, known)):
                 fail(f"block={text(block)} contradicts the kernel's "
                      f"known_block_size={known}")

@@ -1,0 +1,354 @@
+"""Autotuning, as FlyDSL's `flydsl.autotune`: `@autotune(configs=[Config(
+BLOCK=128), Config(BLOCK=256)], key=["n"])` over a @flyc.jit function
+runs each config (its keyword arguments passed to the call, its compiler
+options -- `waves_per_eu` -- as compile hints), times it on the runtime in
+use, and keeps the fastest per key: the values of the `key` arguments
+(a tensor's shape), the tensors' dtypes and stride patterns, the chip,
+the runtime and the toolchain.
+
+The choice is kept in memory and in FLYDSL_AUTOTUNE_CACHE_DIR (default
+~/.flydsl/autotune), one JSON file per function, so another process reuses
+it; FLYDSL_AUTOTUNE=1 searches again anyway. On the CPU emulator the times
+are the emulator's (host wall-clock of the emulated launch), which rank
+configs by emulated work, not by GPU speed: they are printed as such and
+kept apart from GPU choices."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .compiler.errors import ArgumentError, FlyDSLError
+
+__all__ = ["Config", "autotune", "Autotuner", "do_bench"]
+
+
+class Config:
+    """One configuration: keyword arguments for the call (`BLOCK=128`),
+    `num_warps` (passed as the keyword `num_warps` too), `waves_per_eu`
+    (a compile hint) and a `pre_hook(kwargs)` run before each launch."""
+
+    def __init__(self, *, num_warps=None, waves_per_eu=None, pre_hook=None, **kwargs):
+        if "maxnreg" in kwargs:
+            raise TypeError("Config(maxnreg=...) is not supported (FlyDSL dropped it): use "
+                            "waves_per_eu to aim at an occupancy")
+        self.kwargs = kwargs
+        self.num_warps = num_warps
+        self.waves_per_eu = waves_per_eu
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self) -> dict:
+        """The keyword arguments the call gets."""
+        out = dict(self.kwargs)
+        if self.num_warps is not None:
+            out["num_warps"] = self.num_warps
+        return out
+
+    def compiler_opts(self) -> dict:
+        """The compile hints of this config."""
+        return {} if self.waves_per_eu is None else {"waves_per_eu": self.waves_per_eu}
+
+    def to_dict(self) -> dict:
+        out = dict(self.kwargs)
+        for name in ("num_warps", "waves_per_eu"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Config":
+        d = dict(d)
+        d.pop("maxnreg", None)
+        return cls(num_warps=d.pop("num_warps", None), waves_per_eu=d.pop("waves_per_eu", None),
+                   **d)
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and self.to_dict() == other.to_dict()
+
+    def __hash__(self):
+        return hash(json.dumps(self.to_dict(), sort_keys=True, default=repr))
+
+    def __repr__(self):
+        return "Config(" + ", ".join(f"{k}={v}" for k, v in self.to_dict().items()) + ")"
+
+
+def _runtime_kind() -> str:
+    from .compiler.env import Environment
+    from .compiler.runtime import target_runtime
+
+    return target_runtime(Environment.current())
+
+
+def do_bench(fn, warmup=5, rep=25, quantiles=None):
+    """The median time of `fn()` in ms: GPU event time with torch on a
+    GPU, else host wall-clock per call (the emulator runs a launch to its
+    end before returning)."""
+    torch = sys.modules.get("torch")
+    use_events = (torch is not None and _runtime_kind() == "hip"
+                  and torch.cuda.is_available())
+    for _ in range(warmup):
+        fn()
+    times = []
+    if use_events:
+        torch.cuda.synchronize()
+        for _ in range(rep):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+    else:
+        for _ in range(rep):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    if quantiles:
+        return [times[min(int(q * len(times)), len(times) - 1)] for q in quantiles]
+    return statistics.median(times)
+
+
+def _stride_pattern(value) -> tuple:
+    strides = getattr(value, "strides", None) if not hasattr(value, "stride") else value.stride
+    try:
+        strides = strides() if callable(strides) else strides
+        itemsize = getattr(value, "itemsize", 1) if type(value).__name__ == "ndarray" else 1
+        return tuple(0 if s == 0 else 1 if s == itemsize else "s" for s in strides or ())
+    except Exception:
+        return ()
+
+
+class Autotuner:
+    """A @flyc.jit function with configs to choose from (what `@autotune`
+    makes); calls run the chosen config."""
+
+    def __init__(self, fn, configs, key, warmup, rep, prune_configs_by=None, reset_to_zero=None,
+                 restore_value=None, pre_hook=None, post_hook=None, do_bench_fn=None,
+                 default=None, artifact_name=None, validate_hook=None, select_config=None):
+        from .compiler.jit_function import JitFunction
+
+        if not isinstance(fn, JitFunction):
+            raise ArgumentError(f"@autotune: decorates a @flyc.jit function, got "
+                                f"{type(fn).__name__} {fn!r}")
+        if not callable(configs):
+            configs = list(configs)
+            if not configs or not all(isinstance(c, Config) for c in configs):
+                raise ArgumentError("autotune(configs=): a non-empty list of Config (or a "
+                                    f"callable returning one), got {configs!r}")
+        self.fn = fn
+        self.configs = configs
+        self.key = list(key or [])
+        self.warmup, self.rep = warmup, rep
+        self.prune_configs_by = prune_configs_by
+        self.reset_to_zero = list(reset_to_zero or [])
+        self.restore_value = list(restore_value or [])
+        self.pre_hook, self.post_hook = pre_hook, post_hook
+        self._do_bench = do_bench_fn or do_bench
+        self.default = default
+        self.artifact_name = artifact_name
+        self.validate_hook = validate_hook
+        self.select_config = select_config
+        self._signature = fn.signature
+        self.arg_names = list(self._signature.parameters)
+        missing = [k for k in self.key if k not in self._signature.parameters]
+        if missing:
+            raise ArgumentError(f"autotune(key=): {missing} are not parameters of {fn.name} "
+                                f"({', '.join(self.arg_names)})")
+        self.cache: dict = {}
+        self.__name__ = fn.name
+        self.best_config = None  # the config of the last call
+
+    # -- keys and the disk cache ---------------------------------------
+
+    @property
+    def cache_file(self) -> Path:
+        from .compiler.env import Environment
+
+        return Path(Environment.current().autotune_cache_dir) / f"{self.fn.name}.json"
+
+    def _arguments(self, args, kwargs) -> dict:
+        bound = self._signature.bind_partial(*args, **kwargs)
+        return dict(bound.arguments)
+
+    def _make_key(self, args, kwargs) -> tuple:
+        from .compiler.cache_key import frontend_identity
+        from .compiler.env import Environment
+        from . import _fly
+
+        named = self._arguments(args, kwargs)
+        parts = []
+        for k in self.key:
+            v = named.get(k)
+            parts.append(tuple(v.shape) if hasattr(v, "shape") else
+                         str(v.dtype) if hasattr(v, "dtype") else v)
+        parts.append(tuple(sorted(f"{n}:{v.dtype}" for n, v in named.items()
+                                  if hasattr(v, "dtype"))))
+        parts.append(tuple(sorted(f"{n}:{_stride_pattern(v)}" for n, v in named.items()
+                                  if hasattr(v, "shape"))))
+        env = Environment.current()
+        parts.append(("chip", env.arch))
+        parts.append(("runtime", _runtime_kind()))
+        native = os.stat(_fly.__file__)  # the compiler build (toolchain_identity() does not
+        # convert its result in this build of the bindings)
+        parts.append(("toolchain", f"{native.st_size}:{native.st_mtime_ns}",
+                      frontend_identity()[:16]))
+        parts.append(("hints", tuple(sorted(self.fn.compile_hints.items()))))
+        return tuple(str(p) for p in parts)
+
+    def _load(self) -> dict:
+        try:
+            data = json.loads(self.cache_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        out = {}
+        for key_text, entry in data.items() if isinstance(data, dict) else ():
+            try:
+                out[tuple(json.loads(key_text))] = Config.from_dict(entry["config"])
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    def _save(self, key, config, timing) -> None:
+        path = self.cache_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            data = json.loads(path.read_text())
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        data[json.dumps(list(key))] = {"config": config.to_dict(), "time_ms": timing,
+                                       "timing": self._timing_label()}
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+        os.replace(tmp, path)  # atomic: a concurrent reader sees one or the other
+
+    @staticmethod
+    def _timing_label() -> str:
+        return "emulator timing" if _runtime_kind() == "emu" else "GPU timing"
+
+    # -- running --------------------------------------------------------
+
+    def _run(self, config: Config, args, kwargs):
+        merged = dict(kwargs)
+        overlap = set(config.all_kwargs()) & set(self._arguments(args, kwargs))
+        if overlap:
+            raise ArgumentError(f"{self.fn.name}: the config {config} sets {sorted(overlap)}, "
+                                "which the call passes too")
+        merged.update(config.all_kwargs())
+        named = self._arguments(args, merged)
+        for name in self.reset_to_zero:
+            t = named.get(name)
+            if t is not None:
+                t[...] = 0
+        if config.pre_hook:
+            config.pre_hook(merged)
+        if self.pre_hook:
+            self.pre_hook(merged)
+        saved = self.fn.compile_hints
+        hints = {**saved, **config.compiler_opts()}
+        if hints != saved:
+            self.fn.compile_hints = hints
+        try:
+            result = self.fn(*args, **merged)
+        finally:
+            if hints != saved:
+                self.fn.compile_hints = saved
+        if self.post_hook:
+            self.post_hook(merged)
+        return result
+
+    def _bench(self, config: Config, args, kwargs) -> float:
+        named = self._arguments(args, kwargs)
+        snapshot = {n: (named[n], named[n].copy() if hasattr(named[n], "copy")
+                        else named[n].clone()) for n in self.restore_value if n in named}
+
+        def restore():
+            for dst, src in snapshot.values():
+                dst[...] = src
+
+        def call():
+            restore()
+            self._run(config, args, kwargs)
+
+        try:
+            if self.validate_hook is not None:
+                restore()
+                with self.validate_hook(self._arguments(args, {**kwargs, **config.all_kwargs()})):
+                    self._run(config, args, kwargs)
+            return self._do_bench(call, warmup=self.warmup, rep=self.rep)
+        finally:
+            restore()
+
+    def resolve_config(self, *args, **kwargs) -> Config:
+        """The config calls with these arguments run: the cached choice,
+        else the `default` heuristic, else the fastest after a search."""
+        from .compiler.env import Environment
+
+        key = self._make_key(args, kwargs)
+        force = Environment.current().autotune
+        if not force:
+            if key not in self.cache:
+                self.cache.update(self._load())
+            if key in self.cache:
+                return self.cache[key]
+            if self.default is not None:
+                return self.default(*args, **kwargs)
+        configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
+        if self.prune_configs_by is not None:
+            configs = self.prune_configs_by(configs, self._arguments(args, kwargs))
+        label = self._timing_label()
+        print(f"[autotune] {self.fn.name}: timing {len(configs)} configs ({label})")
+        results, failure = [], None
+        for i, config in enumerate(configs):
+            try:
+                t = self._bench(config, args, kwargs)
+            except Exception as err:  # a config that does not compile or run is skipped
+                failure = err
+                print(f"  [{i + 1}/{len(configs)}] {config}: failed: {err}")
+                continue
+            results.append((config, t))
+            print(f"  [{i + 1}/{len(configs)}] {config}: {t:.3f} ms")
+        if not results:
+            raise FlyDSLError(f"autotune of {self.fn.name}: every config failed (the last: "
+                              f"{failure})") from failure
+        if self.select_config is not None:
+            best, best_time = self.select_config(results)
+            if not any(best is c for c, _ in results):
+                raise ArgumentError("autotune(select_config=): must return one of the measured "
+                                    "(config, time) pairs")
+        else:
+            best, best_time = min(results, key=lambda r: r[1])
+        print(f"[autotune] {self.fn.name}: best {best} ({best_time:.3f} ms, {label})")
+        self.cache[key] = best
+        self._save(key, best, best_time)
+        return best
+
+    def __call__(self, *args, **kwargs):
+        config = self.resolve_config(*args, **kwargs)
+        self.best_config = config
+        return self._run(config, args, kwargs)
+
+
+def autotune(configs, key=None, warmup=5, rep=25, prune_configs_by=None, reset_to_zero=None,
+             restore_value=None, pre_hook=None, post_hook=None, do_bench=None, default=None,
+             artifact_name=None, validate_hook=None, select_config=None):
+    """Decorates a @flyc.jit function with configs to time and choose from
+    (see the module's documentation)."""
+
+    def decorator(fn):
+        return Autotuner(fn, configs, key, warmup, rep, prune_configs_by=prune_configs_by,
+                         reset_to_zero=reset_to_zero, restore_value=restore_value,
+                         pre_hook=pre_hook, post_hook=post_hook, do_bench_fn=do_bench,
+                         default=default, artifact_name=artifact_name,
+                         validate_hook=validate_hook, select_config=select_config)
+
+    return decorator

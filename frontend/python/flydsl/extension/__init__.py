@@ -1,0 +1,2 @@
+"""Libraries built on the fx API (FlyDSL's `flydsl.extension`): `coop`,
+the cooperative warp and block collectives (also `fx.coop`)."""

@@ -1,0 +1,1 @@
+"""flydsl.runtime: device queries (`flydsl.runtime.device`)."""
