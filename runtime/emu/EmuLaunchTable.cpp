@@ -80,6 +80,7 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_readlane", (void *)&fly_emu_readlane);
   define("fly_emu_readfirstlane", (void *)&fly_emu_readfirstlane);
   define("fly_emu_ds_bpermute", (void *)&fly_emu_ds_bpermute);
+  define("fly_emu_ds_swizzle", (void *)&fly_emu_ds_swizzle);
   define("fly_emu_ballot", (void *)&fly_emu_ballot);
   define("fly_emu_buffer_load", (void *)&fly_emu_buffer_load);
   define("fly_emu_buffer_store", (void *)&fly_emu_buffer_store);

@@ -22,6 +22,8 @@ const char *waveOpName(WaveOp op) {
     return "readfirstlane";
   case WaveOp::BPermute:
     return "ds_bpermute";
+  case WaveOp::Swizzle:
+    return "ds_swizzle";
   case WaveOp::Ballot:
     return "ballot";
   case WaveOp::Matrix:
@@ -65,6 +67,30 @@ void computeWaveOp(WaveOp op, WaveLanes &w) {
     for (uint32_t i = 0; i < w.size; ++i)
       if (isActive(exec, i)) {
         uint32_t src = (w.aux[i] >> 2) & laneMask;
+        w.out[i] = isActive(exec, src) ? uint32_t(w.in[src]) : 0;
+      }
+    return;
+  case WaveOp::Swizzle:
+    // DS_SWIZZLE_B32: each lane i reads DATA0 of a lane picked by OFFSET:
+    //   OFFSET[15:8] == 0x80 (quad permute): within each group of 4 lanes,
+    //     src = (i & ~3) | OFFSET[2*(i&3)+1 : 2*(i&3)]
+    //   OFFSET[15] == 0 (bit masks): within each group of 32 lanes,
+    //     src = (i & ~31) | (((i & and) | or) ^ xor), with and = OFFSET[4:0],
+    //     or = OFFSET[9:5], xor = OFFSET[14:10]
+    // (fly_emu_ds_swizzle refuses the other encodings before they get
+    // here). An inactive source lane gives 0, as for ds_bpermute.
+    for (uint32_t i = 0; i < w.size; ++i)
+      if (isActive(exec, i)) {
+        uint32_t offset = w.aux[i];
+        uint32_t src;
+        if ((offset & 0x8000) == 0) {
+          uint32_t andMask = offset & 0x1f, orMask = (offset >> 5) & 0x1f,
+                   xorMask = (offset >> 10) & 0x1f;
+          src = (i & ~31u) | ((((i & 31) & andMask) | orMask) ^ xorMask);
+        } else {
+          src = (i & ~3u) | ((offset >> (2 * (i & 3))) & 3);
+        }
+        src &= laneMask;
         w.out[i] = isActive(exec, src) ? uint32_t(w.in[src]) : 0;
       }
     return;

@@ -18,6 +18,7 @@ enum class WaveOp : uint32_t {
   ReadLane,
   ReadFirstLane,
   BPermute,
+  Swizzle, // ds_swizzle_b32: `aux` is the instruction's offset field
   Ballot,
   Matrix // MFMA/WMMA: `in` is the lane's MatrixLane address (Matrix.h)
 };

@@ -389,6 +389,21 @@ uint32_t fly_emu_ds_bpermute(FlyEmuContext *ctx, uint32_t addr,
   return uint32_t(f.runner->collective(f, WaveOp::BPermute, value, addr));
 }
 
+uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value,
+                            uint32_t offset) {
+  Fiber &f = fiberOf(ctx);
+  bool quadPerm = (offset & 0xff00) == 0x8000, bitMasks = (offset & 0x8000) == 0;
+  if (!quadPerm && !bitMasks) {
+    char message[160];
+    std::snprintf(message, sizeof message,
+                  "ds_swizzle with offset 0x%04x (a rotate or FFT mode) is not "
+                  "emulated; the quad-permute and bit-mask modes are",
+                  unsigned(offset & 0xffff));
+    f.runner->trap(f, message);
+  }
+  return uint32_t(f.runner->collective(f, WaveOp::Swizzle, value, offset));
+}
+
 uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate) {
   Fiber &f = fiberOf(ctx);
   return f.runner->collective(f, WaveOp::Ballot, predicate != 0, 0);

@@ -110,6 +110,48 @@ def test_wave_collectives(emu_run, chip, wave, block, skip, sel, mask_lo, mask_h
                 assert wide[t] == 0 and half[t] == 0.0
 
 
+# ---- ds_swizzle --------------------------------------------------------------------
+
+SWIZZLE_OFFSETS = [0x041F, 0x7C1F, 0x00E0, 0x801B]  # as in ds_swizzle.mlir
+
+
+def swizzle_source(offset, lane):
+    """DS_SWIZZLE_B32's source lane (the ISA's offset encodings): a
+    permute within the lane's quad when offset[15:8] is 0x80, else the
+    and/or/xor masks (offset bits 0-4, 5-9, 10-14) on its number within 32."""
+    if offset >> 8 == 0x80:
+        return lane - lane % 4 + ((offset >> 2 * (lane % 4)) & 3)
+    j = lane % 32
+    return lane - j + (((j & offset & 31) | (offset >> 5 & 31)) ^ (offset >> 10 & 31))
+
+
+@pytest.mark.parametrize("chip,wave,block,skip", [("gfx942", 64, 64, 0), ("gfx942", 64, 96, 5),
+                                                  ("gfx1100", 32, 64, 2), ("gfx950", 64, 40, 0)])
+def test_ds_swizzle(emu_run, chip, wave, block, skip):
+    values = [t * 7 + 3 for t in range(block)]
+    out = run(emu_run, "ds_swizzle.mlir", "swizzle", chip, block,
+              [f"buf:i32:{block}:" + ",".join(map(str, values)),
+               f"buf:i32:{4 * block}:fill=-1", f"i32:{skip}"])
+    got = [int(x) for x in out[1]]
+    for t in range(block):
+        row = got[4 * t: 4 * t + 4]
+        if t < skip:
+            assert row == [-1] * 4, (t, row)
+            continue
+        w0 = t - t % wave
+        want = []
+        for offset in SWIZZLE_OFFSETS:
+            src = w0 + swizzle_source(offset, t - w0)
+            want.append(values[src] if skip <= src < block else 0)  # an inactive source: 0
+        assert row == want, (chip, t, row, want)
+
+
+def test_ds_swizzle_rotate_mode_is_refused(emu_run):
+    err = run(emu_run, "ds_swizzle.mlir", "swizzle_rotate", "gfx1100", 32,
+              ["buf:i32:32:fill=1", "buf:i32:32:fill=0", "i32:0"], expect_ok=False)
+    assert "ds_swizzle with offset 0xc001" in err and "not emulated" in err, err
+
+
 # ---- buffer resources ------------------------------------------------------------
 
 def in_range(offset, size, num_records):

@@ -249,8 +249,8 @@ Plan classify(Operation *op) {
     return {Lowering::Erase};
   if (isa<ROCDL::MbcntLoOp, ROCDL::MbcntHiOp>(op))
     return {Lowering::Mbcnt};
-  if (isa<ROCDL::DsBpermuteOp, ROCDL::ReadlaneOp, ROCDL::ReadfirstlaneOp,
-          ROCDL::BallotOp>(op))
+  if (isa<ROCDL::DsBpermuteOp, ROCDL::DsSwizzleOp, ROCDL::ReadlaneOp,
+          ROCDL::ReadfirstlaneOp, ROCDL::BallotOp>(op))
     return {Lowering::WaveCall};
   if (isa<ROCDL::MakeBufferRsrcOp>(op))
     return {Lowering::MakeBuffer};
@@ -742,6 +742,9 @@ void BodyLowering::lowerWaveCall(Operation *op) {
   if (auto permute = dyn_cast<ROCDL::DsBpermuteOp>(op)) {
     result = call(b, loc, "fly_emu_ds_bpermute", i32,
                   {ctx, permute.getIndex(), permute.getSrc()});
+  } else if (auto swizzle = dyn_cast<ROCDL::DsSwizzleOp>(op)) {
+    result = call(b, loc, "fly_emu_ds_swizzle", i32,
+                  {ctx, swizzle.getSrc(), swizzle.getOffset()});
   } else if (auto read = dyn_cast<ROCDL::ReadlaneOp>(op)) {
     result = perDword(b, loc, read.getSrc0(), [&](Value word) {
       return call(b, loc, "fly_emu_readlane", i32, {ctx, word, read.getSrc1()});

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..compiler.env import Environment
 from ..compiler.ir import parse_type
-from ..compiler.trace import Trace, builder
+from ..compiler.trace import builder
 from .. import _fly
 from . import numeric as nm
 from ._elementwise import element, fail, lanes
@@ -95,15 +95,7 @@ def shuffle(fname: str, mode: str, value, offset, width):
         fail(f"fx.{fname}: value is a {cls.__name__}, wider than the 64 bits a shuffle moves")
     offset = _i32(fname, "lane" if mode == "idx" else "offset", offset)
     check_width(fname, width)
-    if isinstance(width, int) and width == 64 and mode == "xor" and Trace.current().emulator:
-        # A constant width of 64 lets convert-gpu-to-rocdl turn an xor shuffle
-        # into ds_swizzle, which the emulator does not implement: the wave's
-        # size, not folded yet, is the same width without the rewrite.
-        (size,) = builder().op("gpu.subgroup_size", [], [parse_type("index")])
-        (w,) = builder().op("arith.index_cast", [size], [parse_type("i32")])
-        width = nm.Int32(w)
-    else:
-        width = _i32(fname, "width", width)
+    width = _i32(fname, "width", width)
     if not isinstance(value, nm.Vector):
         return _shuffle_scalar(value, offset, width, mode)
     b = builder()

@@ -149,6 +149,12 @@ uint32_t fly_emu_readfirstlane(FlyEmuContext *ctx, uint32_t value);
  * bits are ignored, so indices past the wave wrap around. An inactive source
  * lane gives 0 (EXEC applies to the source reads). */
 uint32_t fly_emu_ds_bpermute(FlyEmuContext *ctx, uint32_t addr, uint32_t value);
+/* ds_swizzle_b32 (llvm.amdgcn.ds.swizzle): a lane pulls `value` from the lane
+ * the offset field picks: a permute within each quad (offset[15:8] = 0x80)
+ * or and/or/xor masks on the lane number within each 32 lanes (offset[15] =
+ * 0). The rotate and FFT encodings trap (not emulated). An inactive source
+ * lane gives 0. */
+uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value, uint32_t offset);
 /* llvm.amdgcn.ballot (v_cmp writing an SGPR mask): bit i is set when lane i
  * is active and its `predicate` is nonzero. Wave32 leaves bits 32..63 zero. */
 uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate);

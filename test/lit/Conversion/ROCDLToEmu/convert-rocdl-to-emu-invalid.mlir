@@ -2,16 +2,6 @@
 // pass checks the whole gpu.module before changing anything.
 // RUN: fly-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))'
 
-gpu.module @swizzle {
-  llvm.func @k(%v: i32, %l: i32) attributes {rocdl.kernel} {
-    // expected-error @+1 {{'rocdl.ds_swizzle' op has no emulator lowering in convert-rocdl-to-emu yet}}
-    %r = rocdl.ds_swizzle %v, %l : (i32, i32) -> i32
-    llvm.return
-  }
-}
-
-// -----
-
 gpu.module @named_barrier {
   llvm.func @k() attributes {rocdl.kernel} {
     // expected-error @+1 {{'rocdl.s.barrier.signal' op has no emulator lowering in convert-rocdl-to-emu yet}}

@@ -234,6 +234,7 @@ gpu.module @spaces {
 // CHECK-DAG: llvm.func @fly_emu_readfirstlane(!llvm.ptr, i32) -> i32
 // CHECK-DAG: llvm.func @fly_emu_readlane(!llvm.ptr, i32, i32) -> i32
 // CHECK-DAG: llvm.func @fly_emu_ds_bpermute(!llvm.ptr, i32, i32) -> i32
+// CHECK-DAG: llvm.func @fly_emu_ds_swizzle(!llvm.ptr, i32, i32) -> i32
 // CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[V:.*]]: i32, %[[W:.*]]: i64, %[[L:.*]]: i32, %[[P:.*]]: i1, %[[M:.*]]: i32)
 // CHECK: %[[LANEP:.*]] = llvm.getelementptr inbounds %[[CTX]][52]
 // CHECK: %[[LANE:.*]] = llvm.load %[[LANEP]] {{.*}} -> i32
@@ -244,6 +245,7 @@ gpu.module @spaces {
 // CHECK: llvm.intr.usub.sat
 // CHECK: llvm.add %[[LO]], %{{.*}} : i32
 // CHECK: llvm.call @fly_emu_ds_bpermute(%[[CTX]], %[[L]], %[[V]])
+// CHECK: llvm.call @fly_emu_ds_swizzle(%[[CTX]], %[[V]], %[[L]])
 // CHECK: %[[WORDS:.*]] = llvm.bitcast %[[W]] : i64 to vector<2xi32>
 // CHECK-COUNT-2: llvm.call @fly_emu_readlane(%[[CTX]], %{{.*}}, %[[L]])
 // CHECK: llvm.bitcast %{{.*}} : vector<2xi32> to i64
@@ -256,6 +258,7 @@ gpu.module @wave {
     %lo = rocdl.mbcnt.lo %m, %l : (i32, i32) -> i32
     %hi = rocdl.mbcnt.hi %m, %lo : (i32, i32) -> i32
     %a = rocdl.ds_bpermute %l, %v : (i32, i32) -> i32
+    %s = rocdl.ds_swizzle %v, %l : (i32, i32) -> i32
     %b = rocdl.readlane %w, %l : (i64, i32) -> i64
     %c = rocdl.readfirstlane %v : i32
     %d = rocdl.ballot %p : i32
