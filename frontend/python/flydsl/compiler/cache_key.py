@@ -36,16 +36,18 @@ _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
 
 @functools.lru_cache(maxsize=1)
 def frontend_identity() -> str:
-    """SHA-256 of the flydsl package's Python files (paths and contents)."""
+    """SHA-256 of the flydsl package's Python files: each one's path, size
+    and modification time (as Python's own bytecode cache tells a changed
+    source; reading every file's contents costs milliseconds a process)."""
     digest = hashlib.sha256()
     for root, dirs, files in os.walk(_PACKAGE_DIR):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
             if name.endswith(".py"):
                 path = os.path.join(root, name)
-                digest.update(os.path.relpath(path, _PACKAGE_DIR).encode() + b"\0")
-                with open(path, "rb") as f:
-                    digest.update(f.read())
+                st = os.stat(path)
+                digest.update(f"{path[len(_PACKAGE_DIR):]}\0{st.st_size}\0"
+                              f"{st.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
