@@ -295,6 +295,42 @@ print(compiled.from_cache)
 """
 
 
+GLOBALS_KEY_SCRIPT = """
+import sys
+sys.path.insert(0, {package!r})
+import flydsl.expr as fx
+from flydsl.compiler.cache_key import _Collector
+
+def helper(x):
+    return x + {value!r}
+
+COPIES = {{128: fx.UniversalCopy128b, 32: fx.UniversalCopy32b, "mine": helper}}
+
+def f(bits):
+    return COPIES[bits]()
+
+collector = _Collector(locations=False)
+collector.function(f)
+print(collector.fields)
+"""
+
+
+def test_globals_holding_functions_key_the_same_in_every_process(tmp_path):
+    """A global table of functions (fx's atoms, the user's helpers) is keyed
+    by their names and, for the user's, their code: never by an address,
+    which differs in every process (every call of a new process missed)."""
+    def key(value):
+        path = tmp_path / "g.py"
+        path.write_text(GLOBALS_KEY_SCRIPT.format(package=str(REPO_ROOT / "frontend" / "python"),
+                                                  value=value))
+        out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+    first = key(1)
+    assert first == key(1) and " at 0x" not in first
+    assert key(2) != first  # the helper in the table changed
+
+
 def test_host_objects_are_compiled_once_across_processes(tmp_path):
     """The host entry's and the emulated kernels' native objects are kept in
     the disk cache (fly/Cache/HostObject.h): a second process finds the

@@ -69,19 +69,6 @@ def _names(code: types.CodeType):
             yield from _names(const)
 
 
-def _describe_value(value, depth=0) -> str:
-    if isinstance(value, _SIMPLE):
-        return f"{type(value).__name__}:{value!r}"
-    if isinstance(value, (tuple, list, frozenset)) and depth < 3:
-        return f"{type(value).__name__}(" + ",".join(_describe_value(v, depth + 1) for v in value) + ")"
-    if isinstance(value, dict) and depth < 3:
-        return "dict(" + ",".join(f"{k!r}:{_describe_value(v, depth + 1)}"
-                                  for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))) + ")"
-    if isinstance(value, type):
-        return f"class:{value.__module__}.{value.__qualname__}"
-    return f"{type(value).__name__}:{value!r}"
-
-
 def _describe_code(code: types.CodeType, locations: bool = True) -> str:
     """What a function's compiled code is, exactly and the same in every
     process of this Python: its bytecode, constants (nested code objects
@@ -150,13 +137,30 @@ class _Collector:
             else:
                 self.fields.append((field, f"module:{value.__name__}"))
             return
+        self.fields.append((field, self.describe(value)))
+
+    def describe(self, value, depth=0) -> str:
+        """A value a function reads, as the same text in every process (no
+        addresses): a user function by its name (its code joins the key), a
+        library's by module and name, containers element by element."""
         target = getattr(value, "fn", value)
         target = getattr(target, "__func__", target)
         if isinstance(target, types.FunctionType):
-            self.fields.append((field, f"function:{target.__qualname__}"))
             self.function(target)
-            return
-        self.fields.append((field, _describe_value(value)))
+            if _is_user_file(target.__code__.co_filename):
+                return f"function:{target.__qualname__}"
+            return f"function:{target.__module__}.{target.__qualname__}"
+        if isinstance(value, _SIMPLE):
+            return f"{type(value).__name__}:{value!r}"
+        if isinstance(value, (tuple, list, frozenset)) and depth < 3:
+            return (f"{type(value).__name__}("
+                    + ",".join(self.describe(v, depth + 1) for v in value) + ")")
+        if isinstance(value, dict) and depth < 3:
+            return "dict(" + ",".join(f"{k!r}:{self.describe(v, depth + 1)}" for k, v in
+                                      sorted(value.items(), key=lambda kv: repr(kv[0]))) + ")"
+        if isinstance(value, type):
+            return f"class:{value.__module__}.{value.__qualname__}"
+        return f"{type(value).__name__}:{value!r}"
 
 
 def key_material(fn, specs, options) -> list[tuple[str, str]]:
