@@ -21,9 +21,9 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import FlyDSLError
-from flydsl.compiler.ir import parse_type
-from flydsl.compiler.trace import Trace
+from flydsl.tracing.errors import FlyDSLError
+from flydsl.tracing.ir import parse_type
+from flydsl.tracing.trace import Trace
 
 MODULES = ["flydsl.expr." + m for m in
            ("numeric", "typing", "primitive", "gpu", "derived", "arith", "math", "struct", "enum")]
@@ -87,6 +87,7 @@ def fuzz(seed: int, calls: int):
     done = 0
     while done < calls:
         trace = Trace()
+        trace.arch = "gfx942"
         with trace.activate():
             trace.builder.push_block()
             pool = _pool()

@@ -39,9 +39,9 @@ def _import_compiler_modules():
         stub.__package__ = "flydsl.compiler"
         sys.modules["flydsl.compiler"] = stub
         flydsl.compiler = stub
-    return (importlib.import_module("flydsl.compiler.ast_rewriter"),
-            importlib.import_module("flydsl.compiler.control_flow"),
-            importlib.import_module("flydsl.compiler.errors"))
+    return (importlib.import_module("flydsl.tracing.ast_rewriter"),
+            importlib.import_module("flydsl.tracing.control_flow"),
+            importlib.import_module("flydsl.tracing.errors"))
 
 
 ar, cf, errors = _import_compiler_modules()

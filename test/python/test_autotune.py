@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from flydsl import Config, autotune
-from flydsl.compiler.errors import ArgumentError
+from flydsl.tracing.errors import ArgumentError
 
 HERE = Path(__file__).resolve().parent
 

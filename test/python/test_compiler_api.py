@@ -17,7 +17,7 @@ import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.compiler import protocol
 from flydsl.compiler.backends.rocm import RocmBackend
-from flydsl.compiler.errors import ArgumentError, FlyDSLError
+from flydsl.tracing.errors import ArgumentError, FlyDSLError
 from flydsl.runtime.device import get_rocm_arch, is_rdna_arch
 
 API = Path("/work/shared/data/flydsl-api")

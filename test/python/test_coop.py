@@ -18,7 +18,7 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import TraceError
+from flydsl.tracing.errors import TraceError
 
 THIS_FILE = __file__
 CHIPS = [("gfx942", 64), ("gfx1100", 32)]

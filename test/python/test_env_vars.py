@@ -9,7 +9,7 @@ import pytest
 import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.compiler import env as env_mod
-from flydsl.compiler.errors import CompileError, FlyDSLError
+from flydsl.tracing.errors import CompileError, FlyDSLError
 
 
 @flyc.kernel

@@ -75,7 +75,7 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import TraceError
+from flydsl.tracing.errors import TraceError
 from flydsl.expr._elementwise import element
 
 BLOCK = 64  # work-items per workgroup

@@ -22,7 +22,7 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import TraceError
+from flydsl.tracing.errors import TraceError
 from flydsl.expr import arith as fx_arith
 from flydsl.expr import math as fx_math
 from flydsl.expr import numeric as fx_numeric

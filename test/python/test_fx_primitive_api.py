@@ -23,7 +23,7 @@ from conftest import REPO_ROOT
 sys.path.insert(0, str(REPO_ROOT / "frontend" / "python"))
 import flydsl.compiler as flyc  # noqa: E402
 import flydsl.expr as fx  # noqa: E402
-from flydsl.compiler.errors import TraceError  # noqa: E402
+from flydsl.tracing.errors import TraceError  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "flydsl_api"
 SIGNATURES = json.loads((DATA / "signatures-0.4.2.json").read_text())

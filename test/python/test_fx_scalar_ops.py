@@ -16,7 +16,7 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import TraceError
+from flydsl.tracing.errors import TraceError
 
 THIS_FILE = str(Path(__file__).resolve())
 _LINES = {text.split("# L:")[1].split()[0]: i

@@ -15,7 +15,7 @@ import pytest
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.compiler.errors import TraceError
+from flydsl.tracing.errors import TraceError
 from flydsl.expr.struct import storage_layout
 
 THIS_FILE = __file__

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .compiler.errors import ArgumentError, FlyDSLError
+from .tracing.errors import ArgumentError, FlyDSLError
 
 __all__ = ["Config", "autotune", "Autotuner", "do_bench"]
 

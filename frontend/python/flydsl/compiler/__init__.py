@@ -10,7 +10,7 @@ from .arguments import (JitArgumentRegistry, PointerDescriptor, TensorDescriptor
 from .backends import (BaseBackend, CompileOptions, GPUTarget, compile_backend_name, get_backend,
                        register_backend)
 from .env import Environment
-from .errors import ArgumentError, CompileError, FlyDSLError, RewriteError, TraceError
+from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, RewriteError, TraceError
 from .compiled import CompiledFunction
 from .jit_function import JitFunction, compile, jit
 from .kernel_function import Kernel, kernel as _kernel

@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass, field
 
 from .. import _fly
-from .errors import ArgumentError, FlyDSLError, TraceError
+from ..tracing.errors import ArgumentError, FlyDSLError, TraceError
+from ..expr._ir_types import AddressSpace
 
 # numpy dtype names -> MLIR element types
 _DTYPES = {"float32": "f32", "float16": "f16", "float64": "f64", "bfloat16": "bf16",
@@ -94,7 +95,7 @@ class TensorDescriptor:
     @property
     def element_type(self):
         """The element type, as the tracer's type handle."""
-        from .ir import parse_type
+        from ..tracing.ir import parse_type
 
         return parse_type(self.element)
 
@@ -264,7 +265,6 @@ class PointerDescriptor:
     def __init__(self, element_type, pointer, address_space=None, alignment=None):
         import ctypes
 
-        from ..expr._ir_types import AddressSpace
 
         what = "from_c_void_p"
         self.element = _element_text(element_type, what)
@@ -321,8 +321,8 @@ _ELEMENT_BITS = {"f32": 32, "f16": 16, "f64": 64, "bf16": 16, "i8": 8, "i16": 16
 
 
 def _fail(message: str):
-    from .errors import ArgumentError
-    from .ir import user_location
+    from ..tracing.errors import ArgumentError
+    from ..tracing.ir import user_location
 
     raise ArgumentError(message, *user_location()[:2])
 
@@ -714,7 +714,7 @@ def _construct(constructor, value, where):
 
 
 def _location():
-    from .ir import user_location
+    from ..tracing.ir import user_location
 
     return user_location()[:2]
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from .. import _fly
 from . import arguments as args_mod
 from .env import Environment
-from .errors import ArgumentError, FlyDSLError, TraceError, user_traceback
-from .ir import user_location
+from ..tracing.errors import ArgumentError, FlyDSLError, TraceError, user_traceback
+from ..tracing.ir import user_location
 from .runtime import ensure_runtime
-from .signature import Stream, bind_arguments, stream_handle
+from ..tracing.signature import Stream, bind_arguments, stream_handle
 
 
 @dataclass

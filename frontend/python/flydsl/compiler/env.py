@@ -17,7 +17,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from .errors import FlyDSLError
+from ..tracing.errors import FlyDSLError
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}

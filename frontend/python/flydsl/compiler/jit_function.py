@@ -13,19 +13,21 @@ import time
 
 from .. import _fly
 from . import arguments as args_mod
-from .ast_rewriter import rewrite
+from ..tracing.ast_rewriter import rewrite
 from .backends import CompileOptions, get_backend
 from .cache_key import key_material
 from .env import Environment
 from .arguments import custom_spec
-from .errors import ArgumentError, CompileError, FlyDSLError, TraceError, user_traceback
-from .ir import parse_type, user_location
-from .trace import Trace
-from .tracer import Tracer
+from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, TraceError, user_traceback
+from ..tracing.ir import parse_type, user_location
+from ..tracing.trace import Trace
+from ..tracing.tracer import Tracer
 from .compiled import CallState, CompiledFunction, torch_tensor_type
 from .runtime import target_runtime as _target_runtime
-from .signature import (Stream, StreamValue, bind_arguments, constexpr_type, evaluated_signature,
-                        is_constexpr, stream_handle)
+from ..tracing.signature import (Stream, StreamValue, bind_arguments, constexpr_type,
+                                 evaluated_signature, is_constexpr, stream_handle)
+from ..expr import numeric as nm
+from ..expr._core import wrap
 
 
 _log = logging.getLogger("flydsl")
@@ -125,7 +127,6 @@ class JitFunction:
     def _specs(self, bound):
         """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
         ("constexpr", value); the key is the tuple of them."""
-        from ..expr import numeric as nm
 
         specs = []
         for name, value in bound.arguments.items():
@@ -267,13 +268,13 @@ class JitFunction:
         return None if key is None else (Stream, key)
 
     def _trace_and_compile(self, specs, options: CompileOptions) -> CompiledFunction:
-        from ..expr._core import wrap
         from .protocol import construct_from_ir_values
 
         emulator = options.emulator
         start = time.perf_counter()
         trace = Trace()
         trace.emulator = emulator
+        trace.arch = options.arch
         b = trace.builder
         dynamic = []  # (host argument name, parameter, its type)
         for n, k, s in specs:

@@ -18,40 +18,19 @@ from __future__ import annotations
 import itertools
 
 from .. import _fly
-from .ast_rewriter import rewrite
+from ..tracing.ast_rewriter import rewrite
 from .env import Environment
-from .errors import TraceError
-from .ir import _loc_text, parse_type, user_location
-from .trace import Trace
-from .tracer import Tracer
-from .signature import StreamValue, bind_arguments, evaluated_signature, is_constexpr
+from ..tracing.errors import TraceError
+from ..tracing.ir import _loc_text, parse_type, user_location
+from ..tracing.trace import KernelTrace, Trace
+from ..tracing.tracer import Tracer
+from ..tracing.signature import StreamValue, bind_arguments, evaluated_signature, is_constexpr
+from ..expr import numeric as nm
+from ..expr._core import wrap
+from ..expr.typing import IntTuple
 
 
 _symbols = itertools.count()
-
-
-class KernelTrace:
-    """The kernel whose body is being traced: its block size when known at
-    compile time, and the shared memory its body allocates."""
-
-    _stack: list["KernelTrace"] = []
-
-    def __init__(self, name: str, block_size):
-        self.name = name
-        self.block_size = block_size  # (x, y, z) Python ints, or None
-        self.globals: list[str] = []  # module-level ops: the static LDS
-        self.dynamic_smem = None  # the dynamic SharedAllocator, if any
-
-    @classmethod
-    def current(cls) -> "KernelTrace | None":
-        return cls._stack[-1] if cls._stack else None
-
-    def add_static_lds(self, nbytes: int, align: int) -> str:
-        """A new LDS global of `nbytes` bytes aligned to `align`; its symbol."""
-        symbol = f"__fly_shared_{len(self.globals)}"
-        self.globals.append(f"llvm.mlir.global internal @{symbol}() {{addr_space = 3 : i32, "
-                            f"alignment = {align} : i64}} : !llvm.array<{nbytes} x i8>")
-        return symbol
 
 
 def _block_size(value, what: str):
@@ -100,7 +79,6 @@ class Kernel:
         return found
 
     def _trace(self, trace: Trace, dynamic, static, block_size):
-        from ..expr._core import wrap
 
         b = trace.builder
         block = b.push_block([v.ir.type for _, v in dynamic])
@@ -143,8 +121,6 @@ class Launcher:
         """Launch the kernel: `grid` and `block` are 1 to 3 dimensions (Python
         ints or dynamic integers); `smem` is the bytes of dynamic LDS, by
         default what the kernel's dynamic SharedAllocator hands out."""
-        from ..expr import numeric as nm
-        from ..expr.typing import IntTuple
 
         b = self.trace.builder
         index = parse_type("index")

@@ -26,7 +26,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Protocol, runtime_checkable
 
-from .ir import Value
+from ..tracing.ir import Value
+from ..expr._core import wrap
 
 __all__ = ["DslType", "JitArgument", "Storable", "get_ir_types", "cache_signature", "c_abi_spec",
            "extract_to_ir_values", "construct_from_ir_values", "dsl_size_of", "dsl_align_of",
@@ -162,7 +163,6 @@ def construct_from_ir_values(dsl_type, args, values):
             and len(values) == 1):
         # fx's own types (fx.Int32, fx.Pointer, ...): the tracer's wrapper
         # of the value is the value of that type
-        from ..expr._core import wrap
 
         return wrap(values[0])
     raise TypeError(f"cannot construct a {dsl_type!r} from IR values")

@@ -7,7 +7,7 @@ import os
 import sys
 
 from .. import _fly
-from .errors import FlyDSLError
+from ..tracing.errors import FlyDSLError
 
 
 _hip_problem: list = []  # why HIP cannot run kernels here, once known

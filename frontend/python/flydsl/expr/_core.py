@@ -11,9 +11,10 @@ in `primitive`.
 
 from __future__ import annotations
 
-from ..compiler.errors import TraceError
-from ..compiler.ir import Value, infer, parse_type, user_location
-from ..compiler.trace import builder
+from ..tracing.errors import TraceError
+from ..tracing.ir import Value, infer, parse_type, user_location
+from ..tracing import tracer as _tracer
+from ..tracing.trace import builder
 from . import numeric as nm
 
 
@@ -236,3 +237,48 @@ def index_operand(coord):
     if isinstance(coord, int):
         return nm.constant(coord, nm.Int32)
     return int_tuple(coord)
+
+
+# -- what the tracer needs of traced values ----------------------------------------
+
+def _rewrap(like, value: Value):
+    """An SSA value (a branch's or loop's result) as an object of like's class."""
+    if isinstance(like, nm.Vector):
+        return nm.Vector(value, like.element)
+    if isinstance(like, nm.Numeric):
+        return type(like)(value)
+    if isinstance(like, FlyValue):
+        try:
+            return type(like)(value)
+        except TypeError:
+            return wrap(value)
+    return wrap(value)
+
+
+def _condition(x):
+    """x as a scalar i1 numeric (`x != 0` for other numerics), or None."""
+    if is_kind(x, "int_tuple"):
+        x = x.to_scalar()
+    if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector):
+        if x.mlir_type == "i1":
+            return x
+        return x != (0.0 if x.is_float else 0)
+    return None
+
+
+def _coerce(x, like):
+    return nm.convert(x, type(like)) if isinstance(like, nm.Numeric) else x
+
+
+def _loop_bound(x):
+    if is_kind(x, "int_tuple"):
+        x = x.to_scalar()
+    return nm.convert(x, nm.Int32)
+
+
+def _boolean(x):
+    return nm.Boolean(x) if isinstance(x, Value) else nm.constant(bool(x), nm.Boolean)
+
+
+_tracer.VALUES.register(rewrap=_rewrap, condition=_condition, coerce=_coerce,
+                        loop_bound=_loop_bound, boolean=_boolean, int32=nm.Int32)

@@ -10,9 +10,9 @@ TraceErrors at the user's source line.
 
 from __future__ import annotations
 
-from ..compiler.errors import TraceError
-from ..compiler.ir import parse_type, user_location
-from ..compiler.trace import builder
+from ..tracing.errors import TraceError
+from ..tracing.ir import parse_type, user_location
+from ..tracing.trace import builder
 from . import numeric as nm
 
 

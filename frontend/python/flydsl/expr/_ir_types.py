@@ -14,8 +14,8 @@ from __future__ import annotations
 import enum
 
 from .. import _fly
-from ..compiler.errors import TraceError
-from ..compiler.ir import parse_type, user_location
+from ..tracing.errors import TraceError
+from ..tracing.ir import parse_type, user_location
 
 
 def _fail(message: str):

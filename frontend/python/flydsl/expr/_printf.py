@@ -28,7 +28,7 @@ needs 64 bits, a float a Float64) and static fly values (`%s`).
 
 from __future__ import annotations
 
-from ..compiler.trace import Trace, builder
+from ..tracing.trace import Trace, builder
 from . import numeric as nm
 from ._elementwise import fail
 from ._core import FlyValue

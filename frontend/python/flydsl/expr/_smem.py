@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import math
 
-from ..compiler.ir import parse_type
-from ..compiler.trace import builder
+from ..tracing.ir import parse_type
+from ..tracing.trace import builder
 from . import numeric as nm
 from ._core import wrap
 from ._elementwise import fail
-from ..compiler.signature import is_constexpr
+from ..tracing.signature import is_constexpr
 from .struct import (Arena, CompositeKind, Storage, align_of, is_composite_type, is_struct_type,
                      retype, size_of)
 
@@ -45,7 +45,7 @@ class SharedAllocator(Arena):
     """LDS for the kernel being traced, as typed Storage (see the module)."""
 
     def __init__(self, base_alignment: int = Arena.DEFAULT_BASE_ALIGNMENT, *, static: bool = True):
-        from ..compiler.kernel_function import KernelTrace
+        from ..tracing.trace import KernelTrace
 
         super().__init__(base_alignment)
         record = KernelTrace.current()

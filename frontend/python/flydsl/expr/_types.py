@@ -9,7 +9,7 @@ handles (`flydsl._fly.Type`) and SSA values (SPEC §7).
 
 from __future__ import annotations
 
-from ..compiler.ir import Value, parse_type
+from ..tracing.ir import Value, parse_type
 from . import numeric as nm
 from ._elementwise import fail
 from .numeric import Vector

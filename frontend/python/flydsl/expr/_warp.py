@@ -25,9 +25,8 @@ allocated), an idx shuffle of a uniform lane `v_readlane_b32`.
 
 from __future__ import annotations
 
-from ..compiler.env import Environment
-from ..compiler.ir import parse_type
-from ..compiler.trace import builder
+from ..tracing.ir import parse_type
+from ..tracing.trace import Trace, builder
 from .. import _fly
 from . import numeric as nm
 from ._elementwise import element, fail, lanes
@@ -37,7 +36,7 @@ MODES = ("xor", "up", "down", "idx")
 
 def wave_lanes() -> int:
     """The lanes of a wave of the chip compiled for, as a Python int."""
-    return _fly.chip_info(Environment.current().arch)["wave_size"]
+    return _fly.chip_info(Trace.current().arch)["wave_size"]
 
 
 def _i32(fname, what, x):
@@ -59,7 +58,7 @@ def check_width(fname, width) -> None:
         wave = wave_lanes()
         if width <= 0 or width & (width - 1) or width > wave:
             fail(f"fx.{fname}: width={width} is not a power of two from 1 to the "
-                 f"{wave} lanes of a wave on {Environment.current().arch}")
+                 f"{wave} lanes of a wave on {Trace.current().arch}")
 
 
 def _shuffle_scalar(x, offset, width, mode):

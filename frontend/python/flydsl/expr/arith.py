@@ -41,7 +41,7 @@ import builtins
 import enum
 import math as _pymath
 
-from ..compiler.trace import builder
+from ..tracing.trace import builder
 from . import numeric as nm
 from ._elementwise import (FastmathScope, cmp, compare, convert, element, emit, fail,
                            fastmath_attr, is_static, type_like, unify, wrap_like)

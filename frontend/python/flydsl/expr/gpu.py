@@ -9,9 +9,9 @@ compile-time block and wave sizes, and the SharedAllocator of LDS.
 
 from __future__ import annotations
 
-from ..compiler.errors import TraceError
-from ..compiler.ir import parse_type, user_location
-from ..compiler.trace import builder
+from ..tracing.errors import TraceError
+from ..tracing.ir import parse_type, user_location
+from ..tracing.trace import builder
 from . import _warp
 from . import numeric as nm
 from ._smem import SharedAllocator
@@ -108,7 +108,7 @@ def known_block_size():
     """The kernel's block size (x, y, z) as Python ints: its
     `@flyc.kernel(known_block_size=...)`, or else the block of a launch
     whose dimensions are all Python ints (the kernel is traced for it)."""
-    from ..compiler.kernel_function import KernelTrace
+    from ..tracing.trace import KernelTrace
 
     record = KernelTrace.current()
     if record is None:

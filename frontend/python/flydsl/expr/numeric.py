@@ -46,9 +46,9 @@ import struct as _struct
 
 import numpy as np
 
-from ..compiler.errors import TraceError
-from ..compiler.ir import Value, parse_type, user_location
-from ..compiler.trace import Trace, builder
+from ..tracing.errors import TraceError
+from ..tracing.ir import Value, parse_type, user_location
+from ..tracing.trace import Trace, builder
 
 __all__ = ["NumericMeta", "Numeric", "as_numeric", "Integer", "Float", "Boolean", "Int4", "Int8",
            "Int16", "Int32", "Int64", "Int128", "Uint8", "Uint16", "Uint32", "Uint64", "Uint128",

@@ -12,7 +12,7 @@ of argument is a TraceError naming the function and the argument.
 from __future__ import annotations
 
 from .. import _fly
-from ..compiler.trace import builder
+from ..tracing.trace import builder
 from . import _core
 from . import numeric as nm
 from ._core import FlyValue, describe, emit, expect, fail, int_tuple, static_value, wrap

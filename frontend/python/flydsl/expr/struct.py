@@ -35,9 +35,9 @@ import re
 from dataclasses import FrozenInstanceError
 from enum import Enum
 
-from ..compiler.ir import parse_type
-from ..compiler.signature import is_constexpr
-from ..compiler.trace import builder
+from ..tracing.ir import parse_type
+from ..tracing.signature import is_constexpr
+from ..tracing.trace import builder
 from . import numeric as nm
 from ._core import FlyValue, emit, wrap
 from ._elementwise import fail

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import enum
 
-from ..compiler.signature import Constexpr, Stream
-from ..compiler.trace import builder
+from ..tracing.signature import Constexpr, Stream
+from ..tracing.trace import builder
 from . import _core
 from . import numeric as nm
 from ._core import FlyValue, _emit, emit, fail, register, static_value

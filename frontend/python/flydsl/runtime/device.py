@@ -34,7 +34,7 @@ def _agent_timeout() -> float:
     try:
         return float(text)
     except ValueError:
-        from ..compiler.errors import FlyDSLError
+        from ..tracing.errors import FlyDSLError
 
         raise FlyDSLError(f"environment variable FLYDSL_ROCM_AGENT_TIMEOUT={text!r} is not "
                           "a number of seconds") from None
@@ -72,8 +72,8 @@ def is_rdna_arch(arch: str | None = None) -> bool:
     if arch is None:
         arch = get_rocm_arch()
     if not isinstance(arch, str):
-        from ..compiler.errors import ArgumentError
-        from ..compiler.ir import user_location
+        from ..tracing.errors import ArgumentError
+        from ..tracing.ir import user_location
 
         raise ArgumentError(f"is_rdna_arch(arch): a str or None, got {type(arch).__name__} "
                             f"{arch!r}", *user_location()[:2])

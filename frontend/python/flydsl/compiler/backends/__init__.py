@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..errors import ArgumentError, FlyDSLError
+from ...tracing.errors import ArgumentError, FlyDSLError
 from .base import BaseBackend, CompileOptions, GPUTarget
 
 _registry: dict = {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass, field
 
-from ..errors import ArgumentError
+from ...tracing.errors import ArgumentError
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ... import _fly
-from ..errors import ArgumentError
+from ...tracing.errors import ArgumentError
 from .base import BaseBackend, CompileOptions, GPUTarget
 
 # The hints a ROCm compile takes (FlyDSL's `flyc.compile[{...}]` names).

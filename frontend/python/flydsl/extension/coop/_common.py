@@ -5,8 +5,8 @@ rewriter, which does not reach flydsl's own functions."""
 
 from __future__ import annotations
 
-from ...compiler.control_flow import current as _control_flow
-from ...compiler.trace import builder
+from ...tracing.control_flow import current as _control_flow
+from ...tracing.trace import builder
 from ...expr import numeric as nm
 from ...expr._elementwise import element, fail, lanes
 from ...expr.arith import select

@@ -1,8 +1,9 @@
 """The trace in progress: one module, built while a @flyc.jit function runs.
 
 `Trace.current()` is the trace the fx API writes into. A trace holds the
-host function being built, the kernels traced for it (one gpu.module each)
-and the Builder whose current block receives new ops.
+host function being built, the kernels traced for it (one gpu.module each),
+the chip it is for and the Builder whose current block receives new ops;
+`KernelTrace.current()` is the kernel whose body is being traced.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Trace:
         self.kernels: dict = {}  # (kernel, signature key) -> symbol
         self.host_lines: list[str] = []
         self.emulator = False  # compiled for the CPU emulator (fx.printf needs it)
+        self.arch = ""  # the chip compiled for (gfx942, ...)
 
     @classmethod
     def current(cls) -> "Trace":
@@ -49,3 +51,27 @@ class Trace:
 
 def builder() -> Builder:
     return Trace.current().builder
+
+
+class KernelTrace:
+    """The kernel whose body is being traced: its block size when known at
+    compile time, and the shared memory its body allocates."""
+
+    _stack: list["KernelTrace"] = []
+
+    def __init__(self, name: str, block_size):
+        self.name = name
+        self.block_size = block_size  # (x, y, z) Python ints, or None
+        self.globals: list[str] = []  # module-level ops: the static LDS
+        self.dynamic_smem = None  # the dynamic SharedAllocator, if any
+
+    @classmethod
+    def current(cls) -> "KernelTrace | None":
+        return cls._stack[-1] if cls._stack else None
+
+    def add_static_lds(self, nbytes: int, align: int) -> str:
+        """A new LDS global of `nbytes` bytes aligned to `align`; its symbol."""
+        symbol = f"__fly_shared_{len(self.globals)}"
+        self.globals.append(f"llvm.mlir.global internal @{symbol}() {{addr_space = 3 : i32, "
+                            f"alignment = {align} : i64}} : !llvm.array<{nbytes} x i8>")
+        return symbol

@@ -23,6 +23,29 @@ from .ir import Block, Value, parse_type
 from .trace import builder
 
 
+class Values:
+    """What the tracer needs of traced values. `flydsl.expr`, which sits
+    above the tracer, registers these when it is imported:
+    - rewrap(like, value): an SSA value as an object of `like`'s class;
+    - condition(x): x as a scalar i1 value, or None if it cannot be one;
+    - coerce(x, like): a Python number x as a value of the numeric `like`'s
+      type (x itself when `like` is not a numeric);
+    - loop_bound(x): a range bound as an Int32 value;
+    - boolean(x): a Boolean constant (a bool) or an i1 SSA value as one;
+    - int32(value): an i32 SSA value as an Int32."""
+
+    rewrap = condition = coerce = loop_bound = boolean = int32 = None
+
+    def register(self, **hooks) -> None:
+        for name, fn in hooks.items():
+            if not hasattr(Values, name):
+                raise TypeError(f"the tracer has no value hook {name!r}")
+            setattr(self, name, fn)
+
+
+VALUES = Values()
+
+
 def _is_value(x) -> bool:
     return hasattr(x, "ir") and isinstance(getattr(x, "ir"), Value)
 
@@ -45,33 +68,15 @@ def _in_block(block: Block):
 
 def _rewrap(like, value: Value):
     """`value` as an object of the same Python class as `like`."""
-    from ..expr import numeric as nm
-    from ..expr._core import wrap
-
-    if isinstance(like, nm.Vector):
-        return nm.Vector(value, like.element)
-    if isinstance(like, nm.Numeric):
-        return type(like)(value)
-    if _is_value(like):
-        try:
-            return type(like)(value)
-        except TypeError:
-            return wrap(value)
-    return wrap(value)
+    return VALUES.rewrap(like, value)
 
 
 def _as_bool(x, loc):
     """A dynamic condition as an i1 value."""
-    from ..expr import numeric as nm
-    from ..expr.typing import IntTuple
-
-    if isinstance(x, IntTuple):
-        x = x.to_scalar()
-    if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector):
-        if x.mlir_type == "i1":
-            return x
-        return x != (0.0 if x.is_float else 0)
-    raise TraceError(f"{_describe(x)} cannot be a condition", loc[0], loc[1])
+    c = VALUES.condition(x)
+    if c is None:
+        raise TraceError(f"{_describe(x)} cannot be a condition", loc[0], loc[1])
+    return c
 
 
 class Tracer(ControlFlowRuntime):
@@ -88,7 +93,6 @@ class Tracer(ControlFlowRuntime):
     def _merge(self, kind, names, pairs, blocks, loc):
         """Per name: the value after a two-way construct, or a slot for a
         result (index into the yielded lists)."""
-        from ..expr import numeric as nm
 
         results, yields = [], ([], [])
         for name, outs in zip(names, pairs):
@@ -101,12 +105,12 @@ class Tracer(ControlFlowRuntime):
                 continue
             if _is_value(a) or _is_value(c):
                 # A Python number meets a dynamic numeric: give it its type.
-                if isinstance(a, nm.Numeric) and isinstance(c, (int, float, bool)):
+                if _is_value(a) and isinstance(c, (int, float, bool)):
                     with _in_block(blocks[1]):
-                        c = nm.convert(c, type(a))
-                elif isinstance(c, nm.Numeric) and isinstance(a, (int, float, bool)):
+                        c = VALUES.coerce(c, a)
+                elif _is_value(c) and isinstance(a, (int, float, bool)):
                     with _in_block(blocks[0]):
-                        a = nm.convert(a, type(c))
+                        a = VALUES.coerce(a, c)
                 if not (_is_value(a) and _is_value(c)) or a.ir.type != c.ir.type:
                     raise TraceError(f"variable '{name}' is {_describe(a)} in one branch and "
                                      f"{_describe(c)} in the other of {kind}", loc[0], loc[1])
@@ -144,7 +148,6 @@ class Tracer(ControlFlowRuntime):
     # -- loops ------------------------------------------------------------
     def _carried(self, kind, names, values, outs, loc):
         """Checks a loop body's outputs against its inputs."""
-        from ..expr import numeric as nm
 
         fixed = []
         for name, before, after in zip(names, values, outs):
@@ -152,8 +155,8 @@ class Tracer(ControlFlowRuntime):
                 fixed.append(after)
                 continue
             if _is_value(before):
-                if isinstance(before, nm.Numeric) and isinstance(after, (int, float, bool)):
-                    after = nm.convert(after, type(before))
+                if isinstance(after, (int, float, bool)):
+                    after = VALUES.coerce(after, before)
                 if not _is_value(after) or after.ir.type != before.ir.type:
                     raise TraceError(f"variable '{name}' changes type across iterations of {kind}: "
                                      f"{_describe(before)} before, {_describe(after)} after",
@@ -170,17 +173,9 @@ class Tracer(ControlFlowRuntime):
         return fixed
 
     def dynamic_for(self, start, stop, step, body_fn, names, values, loc, options=None):
-        from ..expr import numeric as nm
-        from ..expr.typing import IntTuple
-
-        def bound(x):
-            if isinstance(x, IntTuple):
-                x = x.to_scalar()
-            return nm.convert(x, nm.Int32)
-
         if options:
             raise TraceError(f"loop options {sorted(options)} are not supported yet", loc[0], loc[1])
-        lb, ub, st = bound(start), bound(stop), bound(step)
+        lb, ub, st = (VALUES.loop_bound(x) for x in (start, stop, step))
         carried = [i for i, v in enumerate(values) if v is not UNDEF and _is_value(v)]
         b = builder()
         block = b.push_block([parse_type("i32")] + [values[i].ir.type for i in carried])
@@ -188,7 +183,7 @@ class Tracer(ControlFlowRuntime):
             inputs = list(values)
             for i, arg in zip(carried, block.args[1:]):
                 inputs[i] = _rewrap(values[i], arg)
-            outs = tuple(body_fn(nm.Int32(block.args[0]), *inputs))
+            outs = tuple(body_fn(VALUES.int32(block.args[0]), *inputs))
             outs = self._carried("a range loop", names, values, outs, loc)
             b.op("scf.yield", [outs[i].ir for i in carried], loc=loc)
         finally:
@@ -233,13 +228,12 @@ class Tracer(ControlFlowRuntime):
 
     # -- boolean operators -------------------------------------------------
     def _fold(self, values, op, loc):
-        from ..expr import numeric as nm
 
-        acc = _as_bool(values[0], loc) if _is_value(values[0]) else nm.constant(bool(values[0]), nm.Boolean)
+        acc = _as_bool(values[0], loc) if _is_value(values[0]) else VALUES.boolean(bool(values[0]))
         for v in values[1:]:
-            v = _as_bool(v, loc) if _is_value(v) else nm.constant(bool(v), nm.Boolean)
+            v = _as_bool(v, loc) if _is_value(v) else VALUES.boolean(bool(v))
             (r,) = builder().op(op, [acc.ir, v.ir], [acc.ir.type], loc=loc)
-            acc = nm.Boolean(r)
+            acc = VALUES.boolean(r)
         return acc
 
     def dynamic_and(self, values, loc):
@@ -249,12 +243,11 @@ class Tracer(ControlFlowRuntime):
         return self._fold(list(values), "arith.ori", loc)
 
     def dynamic_not(self, value, loc):
-        from ..expr import numeric as nm
 
         c = _as_bool(value, loc)
-        one = nm.constant(True, nm.Boolean)
+        one = VALUES.boolean(True)
         (r,) = builder().op("arith.xori", [c.ir, one.ir], [c.ir.type], loc=loc)
-        return nm.Boolean(r)
+        return VALUES.boolean(r)
 
 
 # A conditional expression has no value before it: each branch's result is

@@ -1,6 +1,6 @@
 """The runtime of rewritten control flow, and its static (Python) half.
 
-Functions rewritten by `flydsl.compiler.ast_rewriter` call the hooks of a
+Functions rewritten by `flydsl.tracing.ast_rewriter` call the hooks of a
 `ControlFlowRuntime` for every `if`, `for ... in range(...)`, `while`,
 conditional expression, `and`/`or`/`not` and call of their body (SPEC §7.1).
 This base class gives every hook Python's exact semantics when the values
