@@ -34,8 +34,9 @@ build/bin/fly-compile "$KERNEL" --chip=gfx942 -o "$OBJECT" --print-resources
 
 # 4. The same kernel written in Python (examples/vector_add.py), traced,
 #    compiled for the CPU emulator (no GPU here; HIP is used when it has a
-#    device) and run on a 100 x 200 matrix; the example checks C = A + B
-#    against numpy and prints PASS.
+#    device) and run on shapes ragged in M and in N (100 x 200, 100 x 1001,
+#    37 x 70; 128-bit and 32-bit copies); the example checks C = A + B and
+#    the guard space around it against numpy and ends with PASS.
 echo
 echo "=== python3 examples/vector_add.py"
 python3 examples/vector_add.py

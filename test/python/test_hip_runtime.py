@@ -292,7 +292,7 @@ def test_vector_add_through_the_host_entry_reaches_hip():
     shapes = [(100, 200), (33, 4), (16, 64)]
     for (m, n), words, launch in zip(shapes, out["words"], out["launches"]):
         assert launch["kernel"] == "vector_add_kernel"
-        assert launch["grid"] == [-(-n // TILE_N), -(-m // TILE_M), 1]
+        assert launch["grid"] == [-(-m // TILE_M), -(-n // TILE_N), 1]  # blocks along M, then N
         assert launch["block"] == [256, 1, 1]
         assert launch["cluster"] == [0, 0, 0] and launch["smem"] == 0
         assert launch["stream"] != 0  # the host entry's stream, from hipStreamCreate

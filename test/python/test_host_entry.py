@@ -114,6 +114,9 @@ def traced(tmp_path_factory):
     return bitcode, host, kernel
 
 
+DEFAULT_STREAM = 0  # the example's `stream: fx.Stream = fx.Stream(None)`: the null stream
+
+
 def param_sizes(host, kernel):
     """The kernel's parameter sizes: those of the host arguments it gets."""
     size = {a["abi"]: a["size"] for a in host["arguments"]}
@@ -128,16 +131,18 @@ def tensor_words(t: np.ndarray):
 def test_argument_block_abi(traced):
     bitcode, host, kernel = traced
     assert host["name"] == "vector_add"
-    assert [a["abi"] for a in host["arguments"]] == ["ptr:0", "leaves:0", "ptr:1", "leaves:1", "ptr:2", "leaves:2"]
+    assert [a["abi"] for a in host["arguments"]] == ["ptr:0", "leaves:0", "ptr:1", "leaves:1", "ptr:2",
+                                                     "leaves:2", "value:3"]
     assert [a["type"] for a in host["arguments"][:2]] == ["ptr addrspace(1)", "{ i32, i32, i32 }"]
+    assert host["arguments"][-1]["type"] == "ptr"  # the stream (0: the default)
     # C-struct layout: a pointer at 0, three i32 at 8, the next pointer at 24.
     assert [(a["offset"], a["size"]) for a in host["arguments"]] == [(0, 8), (8, 12), (24, 8), (32, 12),
-                                                                    (48, 8), (56, 12)]
-    assert host["block_size"] == 72
-    assert host["pack_format"] == "=Qiii4xQiii4xQiii4x"
+                                                                    (48, 8), (56, 12), (72, 8)]
+    assert host["block_size"] == 80
+    assert host["pack_format"] == "=Qiii4xQiii4xQiii4xQ"
     assert struct.calcsize(host["pack_format"]) == host["block_size"]
     assert kernel["abi"] == ["ptr:0", "leaves:0", "ptr:1", "leaves:1", "ptr:2", "leaves:2"]
-    assert _fly.HostEntry(bitcode, "vector_add").block_size == 72
+    assert _fly.HostEntry(bitcode, "vector_add").block_size == 80
 
 
 @pytest.mark.parametrize("m, n", [(100, 200), (1, 4), (16, 64), (17, 68), (33, 260), (1000, 8), (5, 1024)])
@@ -147,12 +152,12 @@ def test_grid_is_computed_from_the_shape(traced, installed, m, n):
     entry = _fly.HostEntry(bitcode, "vector_add")
     a, b, c = (np.zeros((m, n), np.float32) for _ in range(3))
     words = tensor_words(a) + tensor_words(b) + tensor_words(c)
-    entry.call(struct.pack(host["pack_format"], *words))
+    entry.call(struct.pack(host["pack_format"], *words, DEFAULT_STREAM))
 
     assert installed.counts()["launches"] == 1
     launch = installed.launch(0)
     assert launch["kernel"] == kernel["name"] == "vector_add_kernel"
-    assert launch["grid"] == (-(-n // TILE_N), -(-m // TILE_M), 1)
+    assert launch["grid"] == (-(-m // TILE_M), -(-n // TILE_N), 1)  # blocks along M, then N
     assert launch["block"] == (256, 1, 1)
     assert launch["cluster"] == (0, 0, 0)
     assert launch["smem"] == 0
@@ -169,9 +174,9 @@ def test_strided_rows_reach_the_kernel(traced, installed):
     big = np.zeros((40, 128), np.float32)
     view = big[:, :68]  # row stride 128, N 68
     words = tensor_words(view) * 3
-    entry.call(struct.pack(host["pack_format"], *words))
+    entry.call(struct.pack(host["pack_format"], *words, DEFAULT_STREAM))
     launch = installed.launch(0)
-    assert launch["grid"] == (2, 3, 1)
+    assert launch["grid"] == (3, 2, 1)
     assert struct.unpack("=" + "Qiii" * 3, launch["params"])[:4] == (view.ctypes.data, 40, 68, 128)
 
 
@@ -200,7 +205,7 @@ def test_code_object_is_loaded_once(traced, installed):
     entry = _fly.HostEntry(bitcode, "vector_add")
     assert installed.counts()["loads"] == 0  # nothing before the first launch
     a = np.zeros((64, 64), np.float32)
-    block = struct.pack(host["pack_format"], *(tensor_words(a) * 3))
+    block = struct.pack(host["pack_format"], *(tensor_words(a) * 3), DEFAULT_STREAM)
     for _ in range(5):
         entry.call(block)
     counts = installed.counts()
@@ -231,8 +236,8 @@ def test_runtime_failures_are_errors(traced, installed):
 def test_bad_blocks_and_names(traced):
     bitcode, host, _ = traced
     entry = _fly.HostEntry(bitcode, "vector_add")
-    with pytest.raises(ValueError, match="71 bytes, the host function takes 72"):
-        entry.call(bytes(71))
+    with pytest.raises(ValueError, match="79 bytes, the host function takes 80"):
+        entry.call(bytes(79))
     with pytest.raises(_fly.Error, match="no host function 'nope'"):
         _fly.HostEntry(bitcode, "nope")
     with pytest.raises(_fly.Error):
@@ -248,10 +253,10 @@ def test_buffers_other_than_bytes(traced, installed):
     packer = struct.Struct(host["pack_format"])
     block = bytearray(packer.size)
     a = np.zeros((20, 8), np.float32)
-    packer.pack_into(block, 0, *(tensor_words(a) * 3))
+    packer.pack_into(block, 0, *(tensor_words(a) * 3), DEFAULT_STREAM)
     entry.call(block)
     entry.call(memoryview(block))
-    assert [installed.launch(i)["grid"] for i in range(2)] == [(1, 2, 1)] * 2
+    assert [installed.launch(i)["grid"] for i in range(2)] == [(2, 1, 1)] * 2
 
 
 def test_scalar_arguments_of_the_fly_ir_example(tmp_path, installed):
@@ -288,7 +293,7 @@ def test_jit_calls_launch_through_the_installed_runtime(installed, monkeypatch):
             example.vector_add(a, b, c)
             launch = installed.launch(i)
             assert launch["kernel"] == "vector_add_kernel"
-            assert launch["grid"] == (-(-n // TILE_N), -(-m // TILE_M), 1)
+            assert launch["grid"] == (-(-m // TILE_M), -(-n // TILE_N), 1)
             assert launch["block"] == (256, 1, 1)
             words = []
             for t in (a, b, c):
