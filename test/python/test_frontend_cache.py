@@ -360,3 +360,31 @@ def test_host_objects_are_compiled_once_across_processes(tmp_path):
     env["FLYDSL_RUNTIME_ENABLE_CACHE"] = "0"
     third, still = run()
     assert third == "False" and still == entries
+
+
+CLASS_MODULE = """
+class Storage:
+    width: int = {width}
+
+def f():
+    return Storage.width
+"""
+
+
+def test_a_users_class_is_keyed_by_what_it_declares_not_its_module_name(tmp_path):
+    """A class the code reads (an fx.struct of shared storage, ...) from a
+    module loaded under any name (importlib's spec_from_file_location, as
+    runners and benchmarks load scripts) keys the same; its fields count."""
+    from flydsl.compiler.cache_key import _Collector
+
+    def key(width, module_name):
+        path = tmp_path / f"{module_name}.py"
+        path.write_text(CLASS_MODULE.format(width=width))
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        collector = _Collector(locations=False)
+        collector.function(module.f)
+        return [(f, v) for f, v in collector.fields]
+    assert key(4, "first") == key(4, "second")
+    assert key(4, "first") != key(8, "first")

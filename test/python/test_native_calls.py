@@ -203,3 +203,36 @@ def test_a_new_runtime_rebuilds_the_packer(recording, double):
     b[:] = 0
     compiled(a, b, 2.0, 300, True)  # natively, on the emulator
     np.testing.assert_array_equal(b, a * 2.0)
+
+
+@flyc.jit
+def scale_with_stream(A, B, alpha, n, flag, stream: fx.Stream = fx.Stream(None)):
+    scale_kernel(A, B, alpha, n, flag).launch(grid=((n + 63) // 64, 1, 1), block=(64, 1, 1),
+                                              stream=stream)
+
+
+def test_left_out_defaults_stay_native(recording):
+    """FlyDSL's `stream: fx.Stream = fx.Stream(None)` left out of a call:
+    the compiled function fills in the default and packs natively, and
+    launches what the call with the stream given launches."""
+    a, b = arrays()
+    compiled = flyc.compile(scale_with_stream, a, b, 2.0, 300, True)
+    compiled(a, b, 2.0, 300, True, fx.Stream(None))
+    real = compiled._native.call
+    taken = []
+
+    class Spy:
+        current = True
+
+        def call(self, args):
+            taken.append((len(args), real(args)))
+            return taken[-1][1]
+
+    compiled._native = Spy()
+    try:
+        compiled(a, b, 2.0, 300, True)
+    finally:
+        compiled._native = real.__self__
+    assert taken == [(6, True)]  # the default filled in, the native path took it
+    given, left_out = launches(recording, 2)
+    assert given == left_out

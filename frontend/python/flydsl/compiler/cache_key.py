@@ -159,6 +159,16 @@ class _Collector:
             return "dict(" + ",".join(f"{k!r}:{self.describe(v, depth + 1)}" for k, v in
                                       sorted(value.items(), key=lambda kv: repr(kv[0]))) + ")"
         if isinstance(value, type):
+            module = sys.modules.get(value.__module__)
+            # (A module loaded from a file without being registered in
+            # sys.modules -- spec_from_file_location -- is the user's too.)
+            if depth < 3 and (module is None or _is_user_file(getattr(module, "__file__", None))):
+                # A user's class (an fx.struct, ...): its name and what it
+                # declares, not the name its module was imported under.
+                members = {k: v for k, v in vars(value).items()
+                           if not k.startswith("__") or k == "__annotations__"}
+                return (f"class:{value.__qualname__}(" + ",".join(
+                    f"{k}={self.describe(v, depth + 1)}" for k, v in sorted(members.items())) + ")")
             return f"class:{value.__module__}.{value.__qualname__}"
         return f"{type(value).__name__}:{value!r}"
 

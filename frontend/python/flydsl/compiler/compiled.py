@@ -68,6 +68,10 @@ class CompiledFunction:
         self._native = None
         self._native_torch = None  # torch.Tensor when the packer was made
         self._streams = ()  # positions of fx.Stream arguments on the native path
+        # Positional calls that leave trailing defaults out (a FlyDSL
+        # `stream: fx.Stream = fx.Stream(None)`) stay on the native path too.
+        self._arity = self._min_arity = 0
+        self._tail_defaults = ()
 
     @classmethod
     def build(cls, call_state: CallState, keepalive=None) -> "CompiledFunction":
@@ -234,6 +238,8 @@ class CompiledFunction:
         try:
             native = self._native
             if native:
+                if not kwargs and self._min_arity <= len(args) < self._arity:
+                    args = args + self._tail_defaults[len(args) - self._min_arity:]
                 if not kwargs and native.call(self._native_args(args) if self._streams else args):
                     return
                 if self._native_stale():  # made again below
@@ -301,6 +307,10 @@ class CompiledFunction:
             else:  # pointers, protocol values, f16/bf16 scalars
                 return False
         self._streams = tuple(i for i, n in enumerate(names) if plan[n][0] == "stream")
+        parameters = list(self.signature.parameters.values())
+        self._arity = len(parameters)
+        self._min_arity = sum(p.default is p.empty for p in parameters)
+        self._tail_defaults = tuple(p.default for p in parameters[self._min_arity:])
         (info,) = [f for f in self.host_functions if f["name"] == self.name]
         slots = []
         for arg in info["arguments"]:

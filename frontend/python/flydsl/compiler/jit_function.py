@@ -7,6 +7,8 @@ the compiled function."""
 
 from __future__ import annotations
 
+import operator
+
 import logging
 import sys
 import time
@@ -31,6 +33,18 @@ from ..expr._core import wrap
 
 
 _log = logging.getLogger("flydsl")
+
+def _tuple_getter(positions):
+    """args -> the tuple of args at `positions` (operator.itemgetter, which
+    returns a bare element for one position and needs at least one)."""
+    positions = tuple(positions)
+    if len(positions) > 1:
+        return operator.itemgetter(*positions)
+    if len(positions) == 1:
+        (i,) = positions
+        return lambda args: (args[i],)
+    return lambda args: ()
+
 
 class JitFunction:
     """A @flyc.jit function: compiled per argument signature and compile
@@ -66,6 +80,11 @@ class JitFunction:
         # is made of the other arguments.
         self._stream_positions = frozenset(i for i, p in enumerate(params)
                                            if p.annotation is Stream)
+        # The key's parts of a positional call, picked at C speed.
+        self._streams_of = _tuple_getter(sorted(self._stream_positions))
+        self._others_of = _tuple_getter([i for i in range(len(params))
+                                         if i not in self._stream_positions])
+        self._constexprs_of = _tuple_getter(self._constexpr_positions)
 
     @property
     def compile_hints(self) -> dict:
@@ -234,8 +253,8 @@ class JitFunction:
             if fast is None:
                 fast = self._fast_key(args)
             if fast is not None and self._constexpr_positions:
-                fast = (fast,) + tuple((type(args[i]), args[i])
-                                       for i in self._constexpr_positions)
+                values = self._constexprs_of(args)
+                fast = (fast, tuple(map(type, values)), values)
                 try:
                     hash(fast)
                 except TypeError:  # an unhashable Constexpr value
@@ -257,14 +276,10 @@ class JitFunction:
     def _stream_call_key(self, args):
         """The key of a positional call with fx.Stream parameters: the
         other arguments' key, when every stream is an fx.Stream."""
-        others = []
-        for i, a in enumerate(args):
-            if i in self._stream_positions:
-                if type(a) is not Stream:
-                    return None
-            else:
-                others.append(a)
-        key = _fly.jit_key(tuple(others), torch_tensor_type())
+        for stream in self._streams_of(args):
+            if type(stream) is not Stream:
+                return None
+        key = _fly.jit_key(self._others_of(args), torch_tensor_type())
         return None if key is None else (Stream, key)
 
     def _trace_and_compile(self, specs, options: CompileOptions) -> CompiledFunction:
