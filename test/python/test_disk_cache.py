@@ -410,3 +410,11 @@ def test_open_on_a_file_is_an_error(fly_cache_tool, tmp_path):
     proc = subprocess.run([fly_cache_tool, "get", str(not_a_dir), *KEY], capture_output=True, timeout=60)
     assert proc.returncode == 2
     assert str(not_a_dir) in proc.stderr.decode()
+
+
+def test_toolchain_identity_reaches_python():
+    """The identity in every disk-cache key (LLVM's version and this
+    build's) is a str in Python: autotune keys its choices with it."""
+    from flydsl import _fly
+    identity = _fly.toolchain_identity()
+    assert isinstance(identity, str) and identity.startswith("llvm 22.") and "fly " in identity

@@ -108,5 +108,6 @@ void registerDiskCache(nb::module_ &m) {
           "fields"_a, "build"_a,
           "The payload of the key; on a miss `build()` (bytes) runs once "
           "across processes and its result is stored");
-  m.def("toolchain_identity", [] { return fly::cache::toolchainIdentity(); });
+  m.def("toolchain_identity", [] { return fly::cache::toolchainIdentity().str(); },
+        "the identity of this build of the compiler and LLVM (part of every disk-cache key)");
 }

@@ -195,10 +195,7 @@ class Autotuner:
         env = Environment.current()
         parts.append(("chip", env.arch))
         parts.append(("runtime", _runtime_kind()))
-        native = os.stat(_fly.__file__)  # the compiler build (toolchain_identity() does not
-        # convert its result in this build of the bindings)
-        parts.append(("toolchain", f"{native.st_size}:{native.st_mtime_ns}",
-                      frontend_identity()[:16]))
+        parts.append(("toolchain", _fly.toolchain_identity(), frontend_identity()[:16]))
         parts.append(("hints", tuple(sorted(self.fn.compile_hints.items()))))
         return tuple(str(p) for p in parts)
 
