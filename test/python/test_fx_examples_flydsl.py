@@ -77,6 +77,50 @@ def test_predicated_add_with_a_tiled_copy_argument(chip):
     np.testing.assert_array_equal(C, A + B)
 
 
+@flyc.kernel
+def copy_each_float_kernel(A: fx.Tensor, C: fx.Tensor, tiled_copy: fx.TiledCopy):
+    """A 32-bit atom over a (1, 4) value layout: four atom calls per thread
+    inside mode 0, each under its own flag (FlyDSL's one flag per call)."""
+    bx, by = fx.block_idx.x, fx.block_idx.y
+    M, N = A.shape.unpack()
+    tile = tiled_copy.tile_mn
+    mine = tiled_copy.get_slice(fx.thread_idx.x)
+    pA = mine.partition_S(fx.flat_divide(A, tile)[None, None, bx, by])
+    pC = mine.partition_D(fx.flat_divide(C, tile)[None, None, bx, by])
+    coords = fx.make_view((0, 0), fx.make_identity_layout((M, N)))
+    pI = mine.partition_S(fx.flat_divide(coords, tile)[None, None, bx, by])[(0, None), None, None]
+    inside = fx.make_fragment_like(pI, dtype=fx.Boolean)
+    for i in fx.range_constexpr(fx.size(inside.shape).unpack()):
+        inside[i] = fx.elem_less(pI[i], (M, N))
+    atom = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
+    r = fx.make_fragment_like(pA)
+    fx.copy(atom, pA, r, pred=inside)
+    fx.copy(atom, r, pC, pred=inside)
+
+
+@flyc.jit
+def copy_each_float(A: fx.Tensor, C: fx.Tensor):
+    atom = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
+    tiled = fx.make_tiled_copy_tv(atom, fx.make_ordered_layout((4, 8), order=(1, 0)),
+                                  fx.make_ordered_layout((1, 4), order=(0, 1)))
+    tm, tn = tiled.tile_mn.unpack()
+    M, N = A.shape.unpack()
+    copy_each_float_kernel(A, C, tiled).launch(grid=((M + tm - 1) // tm, (N + tn - 1) // tn, 1),
+                                               block=(32, 1, 1))
+
+
+def test_a_flag_per_atom_call_inside_the_value_mode(chip):
+    """N = 50 leaves half a float4 at each row's end: the per-call flags
+    copy exactly the row's floats and leave the padding after it alone."""
+    rng = np.random.default_rng(2)
+    storage = np.full((10, 64), -7.0, np.float32)  # rows padded to 64 floats
+    A = rng.standard_normal((10, 50)).astype(np.float32)
+    C = storage[:, :50]
+    copy_each_float(A, C)
+    np.testing.assert_array_equal(C, A)
+    assert (storage[:, 50:] == -7.0).all()
+
+
 # -- row gather / scatter --------------------------------------------------------------------------
 
 TM, TN = 4, 16

@@ -72,13 +72,10 @@ struct CopyWalk {
   Arith &ar;
   const CopyAtom &atom;
   const std::function<void(const CopyCall &)> &onCall;
-  int64_t rest = 0; // the current slice of the top-level rest modes
-  bool top = true;  // in the top-level copy, not a peeled value mode
+  int64_t calls = 0; // the calls made so far (the next call's index)
 
   // copy(atom, src, dst): loop over all but the first mode.
   bool copy(const OffsetLayout &src, const OffsetLayout &dst) {
-    bool isTop = top;
-    top = false;
     unsigned r = src.layout.rank();
     if (r != dst.layout.rank())
       return ar.fail("copy: source " + toString(src.layout) + " and "
@@ -98,8 +95,6 @@ struct CopyWalk {
                      std::to_string(*ns) + " and " + std::to_string(*n) +
                      " slices");
     for (int64_t i = 0; i < *n; ++i) {
-      if (isTop)
-        rest = i;
       IntTuple crd = coordinate({Int::none(), Int(i)});
       if (!call(sliceAt(ar, {srcGrouped, src.offset}, crd),
                 sliceAt(ar, {dstGrouped, dst.offset}, crd)))
@@ -116,7 +111,7 @@ struct CopyWalk {
     if (!ns || !nd)
       return false;
     if (*ns == atom.numValSrc().value() || *nd == atom.numValDst().value()) {
-      onCall({src, dst, rest});
+      onCall({src, dst, calls++});
       return !ar.failed();
     }
     if (src.layout.shape.isTuple() && dst.layout.shape.isTuple())

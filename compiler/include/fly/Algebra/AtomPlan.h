@@ -21,10 +21,11 @@ namespace fly::algebra {
 /// offsets relative to the origins of the tensors given to the plan.
 struct CopyCall {
   OffsetLayout src, dst;
-  /// The slice of the grouped rest modes (modes 1..R-1, column-major) the
-  /// call belongs to: the index of its flag in copy_if's predicate. 0 for a
-  /// rank-1 copy; the calls of a peeled value mode share their slice's.
-  int64_t rest = 0;
+  /// The call's position among the copy's calls -- the repeats of a peeled
+  /// value mode fastest, then the grouped rest modes (modes 1..R-1,
+  /// column-major) -- which is the index of its flag in copy_if's
+  /// predicate: one flag per atom call, as FlyDSL's copy takes them.
+  int64_t index = 0;
 };
 
 /// CuTe's copy(atom, src, dst): rank-1 layouts are one call; otherwise loop

@@ -53,7 +53,7 @@ func.func @width(%g: !fly.memref<f16, global, (8):(1)>, %r: !fly.memref<f16, reg
 !r = !fly.memref<f32, register, ((4,1),2):((1,0),4)>
 func.func @pred_size(%g: !g, %r: !r, %p: !fly.memref<i1, register, 4:1>) {
   %a = fly.static : !atom
-  // expected-error @+1 {{the predicate has 4 flags, the copy has 2 slices}}
+  // expected-error @+1 {{the predicate has 4 flags, the copy makes 2 atom calls (one flag each)}}
   fly.copy(%a, %g, %r, %p) : (!atom, !g, !r, !fly.memref<i1, register, 4:1>)
   return
 }

@@ -384,18 +384,10 @@ void mlir::fly::forEachTensorCopyCall(
         TensorCopyCall c{
             placeTensor(ar, src, call.src.layout, call.src.offset),
             placeTensor(ar, dst, call.dst.layout, call.dst.offset),
-            call.rest};
+            call.index};
         if (!ar.failed() && checkCopyCallOperands(ar, atom, c.src, c.dst))
           onCall(c);
       });
-}
-
-Int mlir::fly::copyPredicateSize(Arith &ar, const TensorValue &src) {
-  const Layout &l = partitionedLayout(src);
-  unsigned r = l.rank();
-  if (r <= 1)
-    return Int(1);
-  return algebra::size(ar, algebra::group(ar, l, 1, r)[1]);
 }
 
 void mlir::fly::forEachTensorMmaCall(
@@ -485,8 +477,9 @@ LogicalResult CopyOp::verify() {
     return failure();
   Arith ar;
   TensorValue src = tensorOf(getSrc());
+  int64_t calls = 0;
   forEachTensorCopyCall(ar, getAtom().getType(), src, tensorOf(getDst()),
-                        [](const TensorCopyCall &) {});
+                        [&](const TensorCopyCall &) { ++calls; });
   if (ar.failed())
     return emitOpError() << ar.error();
   if (!getPred())
@@ -495,14 +488,14 @@ LogicalResult CopyOp::verify() {
   if (!pred.getElementType().isInteger(1))
     return emitOpError("the predicate's elements must be i1, not ")
            << pred.getElementType();
-  Int want = copyPredicateSize(ar, src);
+  // One flag per atom call (CopyCall::index), as FlyDSL's copy takes them.
   Int have = algebra::size(ar, partitionedLayout(tensorOf(getPred())));
   if (ar.failed())
     return emitOpError() << ar.error();
-  if (!have.isStatic() || !want.isStatic() || have.value() != want.value())
+  if (!have.isStatic() || have.value() != calls)
     return emitOpError("the predicate has ")
-           << toString(have) << " flags, the copy has " << toString(want)
-           << " slices";
+           << toString(have) << " flags, the copy makes " << calls
+           << " atom calls (one flag each)";
   return success();
 }
 

@@ -172,10 +172,10 @@ LogicalResult Lowerer::lowerCopy(CopyOp op) {
           return;
         OpBuilder::InsertionGuard guard(builder);
         if (predicate) {
-          // copy_if: the call runs when the flag of its slice is set.
+          // copy_if: the call runs when its flag is set.
           FailureOr<Value> at = elementAddress(
               op, *predicate, predicateBase,
-              alg::IntTuple(alg::Int(call.rest)), emitter);
+              alg::IntTuple(alg::Int(call.index)), emitter);
           if (failed(at)) {
             result = failure();
             return;

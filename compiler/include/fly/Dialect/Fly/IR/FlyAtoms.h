@@ -67,20 +67,16 @@ bool checkCopyCallOperands(::fly::algebra::Arith &ar,
 
 /// `fly.copy` on tensors: the atom calls of the algebra's copy plan, each
 /// with its source and destination slices as tensors and its predicate
-/// index (CopyCall::rest), every call checked by checkCopyCallOperands.
+/// index (CopyCall::index), every call checked by checkCopyCallOperands.
 /// `atom` is a copy_atom or tiled_copy type. Stops at the first failure.
 struct TensorCopyCall {
   TensorValue src, dst;
-  int64_t rest = 0;
+  int64_t index = 0;
 };
 void forEachTensorCopyCall(
     ::fly::algebra::Arith &ar, Type atom, const TensorValue &src,
     const TensorValue &dst,
     const std::function<void(const TensorCopyCall &)> &onCall);
-/// The number of predicate flags `fly.copy` reads for `src`: the size of
-/// its modes 1..R-1 (1 for rank 1).
-::fly::algebra::Int copyPredicateSize(::fly::algebra::Arith &ar,
-                                       const TensorValue &src);
 
 /// `fly.gemm` on tensors: the atom calls of the algebra's gemm plan, each
 /// with the slices of D, A, B and C as tensors. `atom` is an mma_atom or
