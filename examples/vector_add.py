@@ -21,9 +21,9 @@ Two copy widths (``copy_bits``, a Constexpr of the jit function):
         a row also writes the 1-3 floats after it: rows must be padded to a
         multiple of 4 floats (which also keeps each row 16-byte aligned, as
         a 128-bit access needs), and only that padding is touched.
-   32 - thread t moves single floats of a 16 x 16 tile repeated 4 times
-        along N: four atoms, four flags per thread, exact bounds for any
-        N and any row pitch.
+   32 - the same tiled copy with a 32-bit atom: each thread's 4 floats are
+        4 atom calls, each with its own flag, so the bounds are exact for
+        any N and any row pitch.
 ``main`` runs ragged shapes (in M, and in M and N) on padded buffers with a
 guard row and checks C inside and every guard float outside.
 
@@ -47,15 +47,12 @@ VEC = 4                          # floats per 128-bit copy
 
 @flyc.kernel(known_block_size=(THREADS_M * THREADS_N, 1, 1))
 def vector_add_kernel(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, tiled_copy: fx.TiledCopy,
-                      copy: fx.Constexpr, reps: fx.Constexpr):
+                      copy: fx.Constexpr):
     tid = fx.thread_idx.x
     bid_x, bid_y = fx.block_idx.x, fx.block_idx.y     # x walks M, y walks N
 
     M, N = A.shape.unpack()
-    # The block's tile: the tiled copy's tile, repeated `reps` times (each
-    # thread then has reps[0] * reps[1] atoms, each with its own predicate).
-    tile_m, tile_n = tiled_copy.tile_mn.unpack()
-    tile = (tile_m * reps[0], tile_n * reps[1])
+    tile = tiled_copy.tile_mn
 
     # This block's tile of each operand, and of the coordinates (m, n).
     coords = fx.make_view((0, 0), fx.make_identity_layout((M, N)))
@@ -95,20 +92,17 @@ def vector_add(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, stream: fx.Stream = fx.
                copy_bits: fx.Constexpr[int] = 128):
     copy = COPIES[copy_bits]
     atom = fx.make_copy_atom(copy(), fx.Float32)
-    # 128 bits: thread t owns one float4 of the 16 x 64 tile. 32 bits: one
-    # float of a 16 x 16 tile, repeated 4 times along N to cover 16 x 64.
-    vec = copy_bits // 32
+    # Thread t owns 4 consecutive floats of the 16 x 64 tile: one 128-bit
+    # atom call, or four 32-bit ones.
     tiled_copy = fx.make_tiled_copy_tv(
         atom,
         fx.make_ordered_layout((THREADS_M, THREADS_N), order=(1, 0)),   # threads row-major
-        fx.make_ordered_layout((1, vec), order=(0, 1)),                 # `vec` floats along N
+        fx.make_ordered_layout((1, VEC), order=(0, 1)),                 # 4 floats along N
     )
-    reps = (1, VEC // vec)
     tile_m, tile_n = tiled_copy.tile_mn.unpack()
-    tile_m, tile_n = tile_m * reps[0], tile_n * reps[1]
     M, N = A.shape.unpack()
     grid = ((M + tile_m - 1) // tile_m, (N + tile_n - 1) // tile_n, 1)
-    vector_add_kernel(A, B, C, tiled_copy, copy, reps).launch(grid=grid, block=(THREADS_M * THREADS_N, 1, 1),
+    vector_add_kernel(A, B, C, tiled_copy, copy).launch(grid=grid, block=(THREADS_M * THREADS_N, 1, 1),
                                                         stream=stream)
 
 
