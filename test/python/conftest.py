@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import faulthandler
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -20,6 +21,17 @@ REPO_ROOT = HERE.parents[1]
 
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
+
+
+def marker_lines(path) -> dict[str, int]:
+    """{marker: line} of the `# L:<marker>` comments of a test file: the
+    lines its located-error tests expect in the messages."""
+    lines = {}
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        found = re.search(r"# L:(\w+)", line)
+        if found:
+            lines[found.group(1)] = number
+    return lines
 
 
 def _executable(path) -> bool:

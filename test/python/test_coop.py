@@ -16,6 +16,8 @@ import re
 import numpy as np
 import pytest
 
+from conftest import marker_lines
+
 import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.tracing.errors import TraceError
@@ -311,11 +313,7 @@ def bad_algorithm(x, storage):
     fx.coop.BlockScan[fx.Int32, 64, fx.coop.BlockScanAlgorithm.RAKING]  # L:algorithm
 
 
-_LINES = {}
-for _n, _line in enumerate(open(THIS_FILE).read().splitlines(), 1):
-    _m = re.search(r"# L:(\w+)", _line)
-    if _m:
-        _LINES[_m.group(1)] = _n
+_LINES = marker_lines(THIS_FILE)
 
 
 @pytest.mark.parametrize("fn, marker, message", [

@@ -168,6 +168,18 @@ class _Typed(FlyValue):
         return self.ir.type.is_static
 
 
+class _Ranked(_Typed):
+    """A value with modes: an int tuple, a layout, a composed layout."""
+
+    @property
+    def rank(self) -> int:
+        return self._query("fly.rank")
+
+    @property
+    def depth(self) -> int:
+        return self._query("fly.depth")
+
+
 def _check_mode(x, mode, what):
     first = mode[0] if isinstance(mode, (tuple, list)) else mode
     if isinstance(first, bool) or not isinstance(first, int):
@@ -180,21 +192,13 @@ def _check_mode(x, mode, what):
 
 
 @register("int_tuple")
-class IntTuple(_Typed):
+class IntTuple(_Ranked):
     """A shape, stride or coordinate."""
 
     @property
     def value(self):
         """The Python value of the type: ints, None for dynamic leaves."""
         return self.ir.type.value
-
-    @property
-    def rank(self) -> int:
-        return self._query("fly.rank")
-
-    @property
-    def depth(self) -> int:
-        return self._query("fly.depth")
 
     @property
     def is_leaf(self) -> bool:
@@ -291,15 +295,7 @@ def _tile_mode(text: str):
     return int(text)
 
 
-class _LayoutLike(_Typed):
-    @property
-    def rank(self) -> int:
-        return self._query("fly.rank")
-
-    @property
-    def depth(self) -> int:
-        return self._query("fly.depth")
-
+class _LayoutLike(_Ranked):
     @property
     def is_leaf(self) -> bool:
         return self.depth == 0

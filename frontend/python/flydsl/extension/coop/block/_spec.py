@@ -7,6 +7,7 @@ from __future__ import annotations
 from ....expr import numeric as nm
 from ....expr._elementwise import fail
 from ....expr.gpu import num_warp_threads
+from .. import warp as _warp
 from .._common import is_power_of_two
 
 _CACHE: dict = {}
@@ -83,3 +84,17 @@ class BlockAlgorithmMeta(type):
             fail(f"{api}: storage must be the peeked {cls.__name__}.SharedStorage "
                  "(fx.SharedAllocator().allocate(X.SharedStorage).peek()), not "
                  f"{type(storage).__name__}")
+
+
+class BlockCollective:
+    """What a specialization sets (BlockAlgorithmMeta.__getitem__); None on
+    the unspecialized class, which refuses calls."""
+
+    dtype = None
+    block_size = None
+    block_threads = None
+    algorithm = None
+    warp_threads = None
+    num_warps = None
+    SharedStorage = None
+    warp_ops = _warp  # where the wave-level folds and scans come from

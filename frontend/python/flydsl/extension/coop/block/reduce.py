@@ -6,9 +6,8 @@ import enum
 
 from ....expr.gpu import barrier
 from ....expr.struct import Array, Struct
-from .. import warp as _warp
 from .._common import combine, linear_thread_id, thread_partial, when
-from ._spec import BlockAlgorithmMeta
+from ._spec import BlockAlgorithmMeta, BlockCollective
 
 
 class BlockReduceAlgorithm(enum.Enum):
@@ -103,7 +102,7 @@ class _BlockReduceMeta(BlockAlgorithmMeta):
         return reduce(cls, partial, linear_thread_id(cls.block_size), storage, op)
 
 
-class BlockReduce(metaclass=_BlockReduceMeta):
+class BlockReduce(BlockCollective, metaclass=_BlockReduceMeta):
     """A block-wide reduction, every thread's result the same:
 
         reduce = fx.coop.BlockReduce[fx.Float32, fx.known_block_size()]
@@ -117,11 +116,3 @@ class BlockReduce(metaclass=_BlockReduceMeta):
     make the call together (it has barriers); reusing `storage` for another
     collective needs an fx.barrier() in between."""
 
-    dtype = None
-    block_size = None
-    block_threads = None
-    algorithm = None
-    warp_threads = None
-    num_warps = None
-    SharedStorage = None
-    warp_ops = _warp  # where the wave-level fold comes from

@@ -8,9 +8,8 @@ from ....expr import numeric as nm
 from ....expr._elementwise import fail
 from ....expr.gpu import barrier
 from ....expr.struct import Array, Struct
-from .. import warp as _warp
 from .._common import combine, from_items, items, linear_thread_id, seed, select, when
-from ._spec import BlockAlgorithmMeta
+from ._spec import BlockAlgorithmMeta, BlockCollective
 
 
 class BlockScanAlgorithm(enum.Enum):
@@ -62,7 +61,7 @@ class _BlockScanMeta(BlockAlgorithmMeta):
         fail(f"fx.coop.{cls.__name__} has two forms: call .inclusive(...) or .exclusive(...)")
 
 
-class BlockScan(metaclass=_BlockScanMeta):
+class BlockScan(BlockCollective, metaclass=_BlockScanMeta):
     """A block-wide prefix scan in linear thread order (x fastest):
 
         scan = fx.coop.BlockScan[fx.Int32, fx.known_block_size()]
@@ -80,14 +79,6 @@ class BlockScan(metaclass=_BlockScanMeta):
     must make the call together (it has a barrier); reusing `storage`
     needs an fx.barrier() in between."""
 
-    dtype = None
-    block_size = None
-    block_threads = None
-    algorithm = None
-    warp_threads = None
-    num_warps = None
-    SharedStorage = None
-    warp_ops = _warp
 
     @classmethod
     def inclusive(cls, value, op, *, storage, init=None):
