@@ -180,8 +180,8 @@ def test_a_default_stream_parameter_stays_on_the_fast_path():
     _add_one_default_stream(a)
     _add_one_default_stream(a, fx.Stream(None))
     assert a.tolist() == [3.0] * 8
-    assert len(_add_one_default_stream._fast) == 1  # one key for all three calls
-    (compiled,) = _add_one_default_stream._fast.values()
+    assert len(_add_one_default_stream._dispatch) == 1  # one key for all three calls
+    (compiled,) = _add_one_default_stream._compiled.values()
     assert compiled._native  # the native packer took the stream as its handle
 
 

@@ -257,8 +257,14 @@ def test_a_stream_argument_is_the_launch_stream():
     compiled = flyc.compile(host, np.zeros(64, np.float32), fx.Stream(0))
     m = re.search(r"func.func @host\(%\d+: .*?, (%\d+): !llvm.ptr\)", compiled.module_text)
     assert m, compiled.module_text
-    assert f"gpu.launch_func <{m.group(1)} : !llvm.ptr> @fill_one_module::@fill_one" in compiled.module_text
-    assert compiled.code_objects
+    # The stream is the launch's async dependency (what gpu-to-llvm hands the
+    # runtime), as a token cast from the host function's pointer argument.
+    token = re.search(rf'(%\d+) = "builtin.unrealized_conversion_cast"\({m.group(1)}\) : '
+                      r'\(!llvm.ptr\) -> \(!gpu.async.token\)', compiled.module_text)
+    assert token, compiled.module_text
+    assert re.search(rf"%\d+ = gpu.launch_func async \[{token.group(1)}\] "
+                     "@fill_one_module::@fill_one", compiled.module_text)
+    assert compiled.code_objects  # (test_host_entry.py: the launch gets the stream)
 
 
 def test_new_shapes_with_the_same_signature_do_not_retrace():

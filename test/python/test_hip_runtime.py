@@ -25,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -142,8 +143,12 @@ def run_case(code: str, library=None) -> dict:
     if library is not None:
         env["FLYDSL_HIP_LIBRARY"] = str(library)
     script = PRELUDE + textwrap.dedent(code) + "\nprint('FLY-TEST-OUT ' + json.dumps(out))\n"
-    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                          timeout=300)
+    with tempfile.TemporaryDirectory() as tmp:  # a file: a case may define @flyc.jit functions
+        path = os.path.join(tmp, "case.py")
+        with open(path, "w") as f:
+            f.write(script)
+        proc = subprocess.run([sys.executable, path], env=env, capture_output=True, text=True,
+                              timeout=300)
     if proc.returncode != 0:
         pytest.fail(f"the case's interpreter exited with {proc.returncode}:\n{proc.stderr[-4000:]}",
                     pytrace=False)
@@ -262,8 +267,9 @@ def test_vector_add_through_the_host_entry_reaches_hip():
     """examples/vector_add.py called through its host entry, with HIP
     installed: hipModuleLoadData gets the exact code object,
     hipModuleGetFunction the kernel's name, hipModuleLaunchKernel the
-    geometry, the host entry's stream and kernelParams pointing at the
-    kernel's arguments (three pointers and their (M, N, stride) leaves)."""
+    geometry, the caller's stream (the default one, then a handle) and
+    kernelParams pointing at the kernel's arguments (three pointers and
+    their (M, N, stride) leaves)."""
     out = run_case("""
         double = Double()
         _fly.install_hip_runtime()
@@ -276,6 +282,8 @@ def test_vector_add_through_the_host_entry_reaches_hip():
             example.vector_add(a, b, c)
             out['words'].append(tensor_words(a) + tensor_words(b) + tensor_words(c))
         out['launches'] = [double.launch(i) for i in range(len(shapes))]
+        example.vector_add(a, b, c, stream=example.fx.Stream(0x5EED0))
+        out['given_stream'] = double.launch(len(shapes))['stream']
         compiled = example.vector_add.compile(a, b, c)
         elf = compiled.code_objects[0][2]
         module = double.module(0)
@@ -295,14 +303,15 @@ def test_vector_add_through_the_host_entry_reaches_hip():
         assert launch["grid"] == [-(-m // TILE_M), -(-n // TILE_N), 1]  # blocks along M, then N
         assert launch["block"] == [256, 1, 1]
         assert launch["cluster"] == [0, 0, 0] and launch["smem"] == 0
-        assert launch["stream"] != 0  # the host entry's stream, from hipStreamCreate
+        assert launch["stream"] == 0  # the caller's: `stream: fx.Stream = fx.Stream(None)`
         assert launch["extra_null"]  # arguments through kernelParams only
         assert launch["params"] == __import__("struct").pack("=" + "Qiii" * 3, *words).hex()
+    assert out["given_stream"] == 0x5EED0
     counts = out["counts"]
-    # One code object load and one lookup for three calls; each call runs on
-    # a stream it creates, synchronizes and destroys.
-    assert (counts["modules"], counts["lookups"], counts["launches"]) == (1, 1, 3)
-    assert (counts["streams"], counts["syncs"], counts["live_streams"]) == (3, 3, 0)
+    # One code object load and one lookup for four calls, all on the
+    # caller's streams: the host entry makes none of its own.
+    assert (counts["modules"], counts["lookups"], counts["launches"]) == (1, 1, 4)
+    assert (counts["streams"], counts["syncs"], counts["live_streams"]) == (0, 0, 0)
     # HIP was opened and initialized once.
     assert counts["inits"] == 1 and counts["device_count_queries"] == 1
     assert out["status"]["dlopen_calls"] == 1
@@ -315,7 +324,6 @@ def test_vector_add_through_the_host_entry_reaches_hip():
      "loading the code object of kernel 'vector_add_kernel'"),
     ("hipModuleGetFunction", 500, "hipErrorNotFound",
      "hipModuleGetFunction of kernel 'vector_add_kernel' failed"),
-    ("hipStreamSynchronize", 1, "hipErrorInvalidValue", "hipStreamSynchronize failed"),
 ])
 def test_hip_errors_become_exceptions(entry, status, name, where):
     out = run_case(f"""
@@ -420,3 +428,42 @@ def test_runtime_kind_hip_without_a_device_says_why():
     default = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert default.returncode == 0, default.stderr
     assert default.stdout.strip() == "ran"
+
+
+def test_a_launch_without_a_stream_waits_for_its_kernel():
+    """A @flyc.jit with no stream parameter: each launch goes to a stream
+    the host entry creates, synchronizes and destroys, and a failed
+    synchronization is the call's error."""
+    out = run_case("""
+        import flydsl.expr as fx
+
+        @flyc.kernel
+        def copy_kernel(A: fx.Tensor, B: fx.Tensor):
+            i = fx.thread_idx.x
+            B[i] = A[i]
+
+        @flyc.jit
+        def copy(A: fx.Tensor, B: fx.Tensor):
+            copy_kernel(A, B).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+        double = Double()
+        _fly.install_hip_runtime()
+        double.reset([8, 4, 8, 4])  # ptr, {i32 extent} for A and B
+        a = np.zeros(64, np.float32)
+        copy(a, a.copy())
+        copy(a, a.copy())
+        out['streams'] = [double.launch(i)['stream'] for i in range(2)]
+        out['counts'] = double.counts()
+        double.fail('hipStreamSynchronize', 1)
+        out['error'] = error_of(lambda: copy(a, a.copy()))
+        double.fail('', 0)
+        out['after'] = error_of(lambda: copy(a, a.copy()))
+        out['live'] = double.counts()['live_streams']
+    """, library=double_path())
+    assert all(s != 0 for s in out["streams"]) and out["streams"][0] != out["streams"][1]
+    counts = out["counts"]
+    assert (counts["launches"], counts["streams"], counts["syncs"], counts["live_streams"]) == \
+        (2, 2, 2, 0)
+    assert out["error"].startswith("FlyDSLError: ") and "hipStreamSynchronize failed" in out["error"]
+    assert "(status 1)" in out["error"]
+    assert out["after"] is None and out["live"] == 0

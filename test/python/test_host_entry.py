@@ -210,8 +210,12 @@ def test_code_object_is_loaded_once(traced, installed):
         entry.call(block)
     counts = installed.counts()
     assert (counts["loads"], counts["launches"]) == (1, 5)
-    # Each launch runs on a stream it creates, synchronizes and destroys.
-    assert (counts["streams"], counts["syncs"], counts["live_streams"]) == (5, 5, 0)
+    # The launches go to the caller's stream (the default one here): the
+    # host function makes none of its own.
+    assert (counts["streams"], counts["syncs"], counts["live_streams"]) == (0, 0, 0)
+    assert [installed.launch(i)["stream"] for i in range(5)] == [None] * 5
+    entry.call(struct.pack(host["pack_format"], *(tensor_words(a) * 3), 0x5EED0))
+    assert installed.launch(5)["stream"] == 0x5EED0
     size, head = installed.module(0)
     assert head == b"\x7fELF" and size > 1000
     del entry

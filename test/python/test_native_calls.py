@@ -87,7 +87,7 @@ def test_jit_and_compiled_calls_go_native_and_launch_the_same(recording):
     # The jit function's warm path lands in the same packer.
     scale(a, b, 2.0, 300, True)
     scale(a, b, 2.0, 300, True)
-    jit_compiled = next(iter(scale._fast.values()))
+    jit_compiled = next(iter(scale._compiled.values()))
     assert isinstance(jit_compiled._native, _fly.ArgumentPacker)
     assert launches(recording, 1) == [first]
 
@@ -160,19 +160,19 @@ def test_torch_tensors_go_native(recording):
     class Spy:  # records whether the native path took each call
         current = True
 
-        def call(self, args):
-            calls[len(calls)] = real(args)
+        def call(self, args, kwargs):
+            calls[len(calls)] = real(args, kwargs)
             return calls[len(calls) - 1]
 
     compiled._native = Spy()
     try:
         compiled(ta, tb, 2.0, 300, True)  # torch: native, same memory, same block
-        compiled(a, b, alpha=2.0, n=300, flag=True)  # keywords: the Python path
+        compiled(a, b, alpha=2.0, n=300, flag=True)  # keywords: native too
         with pytest.raises(ArgumentError, match="compiled for float32 tensors"):
             compiled(ta.double(), tb, 2.0, 300, True)  # native refuses, Python names it
     finally:
         compiled._native = real.__self__
-    assert calls == {0: True, 1: False}
+    assert calls == {0: True, 1: True, 2: False}
     w, x, y, z = launches(recording, 4)
     assert w == x == y == z
     # The jit function keys torch tensors in C++ and lands in its packer.
@@ -224,8 +224,8 @@ def test_left_out_defaults_stay_native(recording):
     class Spy:
         current = True
 
-        def call(self, args):
-            taken.append((len(args), real(args)))
+        def call(self, args, kwargs):
+            taken.append((len(args), real(args, kwargs)))
             return taken[-1][1]
 
     compiled._native = Spy()
@@ -233,6 +233,118 @@ def test_left_out_defaults_stay_native(recording):
         compiled(a, b, 2.0, 300, True)
     finally:
         compiled._native = real.__self__
-    assert taken == [(6, True)]  # the default filled in, the native path took it
+    assert taken == [(5, True)]  # the native path filled the default in and took it
     given, left_out = launches(recording, 2)
     assert given == left_out
+
+
+# -- the jit function's dispatcher ---------------------------------------------
+
+@flyc.jit
+def scale_kw(A, B, alpha=2.0, n=300, flag=True, stream: fx.Stream = fx.Stream(None),
+             extra_blocks: fx.Constexpr[int] = 0):
+    scale_kernel(A, B, alpha, n, flag).launch(grid=(5 + extra_blocks, 1, 1), block=(64, 1, 1),
+                                              stream=stream)
+
+
+def full_path_calls(fn, monkeypatch):
+    """A counter of the calls of `fn` that miss its dispatcher and take the
+    full path (bind, specs, the compiled-function lookup)."""
+    count = [0]
+    real = fn._compile
+
+    def counting(args, kwargs):
+        count[0] += 1
+        return real(args, kwargs)
+
+    monkeypatch.setattr(fn, "_compile", counting)
+    return count
+
+
+def test_keywords_defaults_and_streams_stay_native(recording, monkeypatch):
+    """Every way of passing the same arguments -- positional, by keyword,
+    defaults left out, the stream as fx.Stream, None or a handle -- lands in
+    the dispatcher's one entry and launches the same parameters; only the
+    stream differs where the call gives another one."""
+    a, b = arrays()
+    scale_kw(a, b)  # the full path: compiled, and the key stored
+    full = full_path_calls(scale_kw, monkeypatch)
+    calls = [lambda: scale_kw(a, b), lambda: scale_kw(a, b, 2.0),
+             lambda: scale_kw(a, B=b), lambda: scale_kw(B=b, A=a, flag=True, extra_blocks=0),
+             lambda: scale_kw(a, b, 2.0, 300, True, fx.Stream(None)),
+             lambda: scale_kw(a, b, stream=None),
+             lambda: scale_kw(a, b, stream=fx.Stream(0x1000)),
+             lambda: scale_kw(a, b, stream=0x2000)]
+    for call in calls:
+        call()
+    assert full[0] == 0
+    assert len(scale_kw._dispatch) == 1
+    total = recording.counts()["launches"]
+    seen = [recording.launch(i) for i in range(total - len(calls), total)]
+    assert all(s["params"] == seen[0]["params"] for s in seen)
+    assert [s["stream"] for s in seen] == [None] * 6 + [0x1000, 0x2000]
+
+
+def test_a_constexpr_value_is_part_of_the_key(recording, monkeypatch):
+    a, b = arrays()
+    scale_kw(a, b, extra_blocks=0)
+    full = full_path_calls(scale_kw, monkeypatch)
+    scale_kw(a, b, extra_blocks=1)  # another value: compiled for it
+    scale_kw(a, b, extra_blocks=1)
+    scale_kw(a, b)
+    scale_kw(a, b, 2.0, 300, True, None, 1)
+    assert full[0] == 1
+    total = recording.counts()["launches"]
+    grids = [recording.launch(i)["grid"][0] for i in range(total - 5, total)]
+    assert grids == [5, 6, 6, 5, 6]
+
+
+def test_bad_calls_still_get_the_python_error(recording):
+    a, b = arrays()
+    scale_kw(a, b)
+    with pytest.raises(ArgumentError, match="'B'"):
+        scale_kw(a)
+    with pytest.raises(ArgumentError, match="bogus"):
+        scale_kw(a, b, bogus=1)
+    with pytest.raises(ArgumentError, match="'A'"):
+        scale_kw(a, b, A=a)
+    with pytest.raises(ArgumentError, match="stream"):
+        scale_kw(a, b, stream=-1)
+    with pytest.raises(ArgumentError, match="stream"):
+        scale_kw(a, b, stream="default")
+
+
+def test_fresh_descriptors_stay_native(recording, monkeypatch):
+    """A descriptor made for each call (flyc.from_dlpack(x).mark_...) is
+    keyed by its spec, not its identity."""
+    a, b = arrays(256)
+
+    def dynamic(x):
+        return flyc.from_dlpack(x).mark_layout_dynamic(divisibility=4)
+
+    scale(dynamic(a), dynamic(b), 1.5, 256, False)
+    full = full_path_calls(scale, monkeypatch)
+    for _ in range(3):
+        scale(dynamic(a), dynamic(b), 1.5, 256, False)
+    assert full[0] == 0
+    scale(dynamic(a), flyc.from_dlpack(b), 1.5, 256, False)  # a static layout: another spec
+    assert full[0] == 1
+
+
+def test_the_environment_and_the_hints_invalidate_the_entries(recording, fly_env, monkeypatch):
+    a, b = arrays()
+    scale(a, b, 2.0, 300, True)
+    full = full_path_calls(scale, monkeypatch)
+    scale(a, b, 2.0, 300, True)
+    assert full[0] == 0
+    fly_env(FLYDSL_COMPILE_OPT_LEVEL="1")  # another compile: the entries are forgotten
+    scale(a, b, 2.0, 300, True)
+    scale(a, b, 2.0, 300, True)
+    assert full[0] == 1
+    scale.compile_hints = {"waves_per_eu": 2}
+    try:
+        scale(a, b, 2.0, 300, True)
+        scale(a, b, 2.0, 300, True)
+        assert full[0] == 2
+    finally:
+        scale.compile_hints = {}

@@ -1,27 +1,38 @@
-//===- ArgumentPacker.cpp - flydsl._fly.ArgumentPacker --------------------===//
+//===- ArgumentPacker.cpp - the native warm-call path ---------------------===//
 //
 // The warm-call path of a compiled function in native code (SPEC §12: a
-// call costs a few microseconds): it checks a call's positional arguments
-// against what the function was compiled for, packs the argument block
-// (fly/HostEntry.h's ABI) on the stack and calls the host entry, without a
-// Python object per value.
+// call costs a microsecond or two): it binds a call's arguments to the
+// parameters, checks them against what the function was compiled for,
+// packs the argument block (fly/HostEntry.h's ABI) on the stack and calls
+// the host entry, without a Python object per value.
 //
-//   packer = _fly.ArgumentPacker(entry, params, slots, TensorDescriptor,
-//                                torch.Tensor or None, host_memory)
-//   packer.call(args)   # True: called; False: not handled, nothing done
+//   packer = _fly.ArgumentPacker(entry, params, slots, binding,
+//                                TensorDescriptor, Stream,
+//                                torch.Tensor or None, host_memory, errors)
+//   packer.call(args, kwargs)   # True: called; False: not handled, nothing done
 //
-// It handles the common cases only: numpy arrays (and anything else with
-// the buffer protocol), torch tensors (dtype, shape, stride(), data_ptr();
-// on the CPU when `host_memory`, i.e. for the emulator) and
+//   dispatcher = _fly.Dispatcher(binding, kinds, TensorDescriptor, Stream,
+//                                torch.Tensor or None)
+//   dispatcher.add(args, kwargs, packer)  # this call's key -> packer
+//   dispatcher.call(args, kwargs)         # True: a packer of its key ran it
+//
+// The packer handles the common cases only: numpy arrays (and anything
+// else with the buffer protocol), torch tensors (dtype, shape, stride(),
+// data_ptr(); on the CPU when `host_memory`, i.e. for the emulator) and
 // flyc.from_dlpack descriptors (their element, shape, strides and address
-// attributes) for tensors, Python ints / floats / bools for scalars, and
-// Constexpr values equal to the compiled ones. For anything
-// else, or any argument that does not match, `call` returns False before
-// doing anything, and the front end takes its Python path, which either
-// handles the argument or raises the error naming it: the messages live in
-// one place.
+// attributes) for tensors, Python ints / floats / bools for scalars,
+// fx.Stream / None / int handles for streams, and Constexpr values equal to
+// the compiled ones. For anything else, or any argument that does not
+// match, `call` returns False before doing anything, and the front end
+// takes its Python path, which either handles the argument or raises the
+// error naming it: the messages live in one place.
 //
-// params: per positional parameter of the Python function, one tuple
+// binding: (names, defaults, required): the parameter names in order and
+//   per parameter its default, or `required` when it has none. Arguments
+//   bind as Python binds them to positional-or-keyword parameters:
+//   positional ones first, then keywords by name, then the defaults; a call
+//   that does not bind is the Python path's to explain.
+// params: per parameter, one tuple
 //   ("tensor", element, formats, itemsize, rank, static, dynamic, align,
 //    torch_dtype)
 //       formats: the buffer-protocol format characters accepted for the
@@ -30,11 +41,25 @@
 //       wide)], the leaves the block takes, in order; torch_dtype the
 //       torch.dtype of the element (None: torch tensors take the Python path)
 //   ("int",) / ("float",) / ("bool",)      a scalar
+//   ("stream",)                            an fx.Stream, None or an int handle
 //   ("constexpr", value)                   must equal value, of its type
 // slots: per value of the block, (offset, format, param, leaf):
-//   format "P": the tensor's address; "i"/"q": leaf `leaf` of the tensor
-//   (i32/i64), or for a scalar parameter (leaf -1) its value as
-//   b/h/i/q (ints), ? (bool), f/d (floats).
+//   format "P": the tensor's address, or the stream's handle; "i"/"q": leaf
+//   `leaf` of the tensor (i32/i64), or for a scalar parameter (leaf -1) its
+//   value as b/h/i/q (ints), ? (bool), f/d (floats).
+//
+// The dispatcher is a @flyc.jit function's table from what the argument
+// specs of a call depend on (its key) to the packer of the compiled function
+// for them. kinds: per parameter "v" (a tensor or number: keyed by its
+// Python type and, for tensors, element type, rank, strides and address
+// modulo 16; shapes are the packer's to check), "s" (a stream: its value
+// never changes the code) or "c" (Constexpr: keyed by its type and value).
+// `_fly.invalidate_dispatch()` empties every dispatcher (the environment or
+// the compile options changed).
+//
+// errors: None, or a weakref.WeakMethod of the compiled function's
+//   message -> exception method: a failed launch raises what it returns
+//   (the error naming the kernel and its launch line), as the Python path.
 //
 // The packer also remembers the launch table installed when it was made:
 // if another one is installed (a compiled function of the other runtime
@@ -86,6 +111,9 @@ const Name &stridesName() { static const Name n("strides"); return n; }
 const Name &dataPtrName() { static const Name n("data_ptr"); return n; }
 const Name &elementName() { static const Name n("element"); return n; }
 const Name &addressName() { static const Name n("address"); return n; }
+const Name &handleName() { static const Name n("handle"); return n; }
+const Name &specName() { static const Name n("_spec"); return n; }
+const Name &tensorSpecName() { static const Name n("tensor_spec"); return n; }
 
 struct TensorParam {
   std::string element; // the MLIR element type, as descriptors name it
@@ -107,7 +135,7 @@ struct TensorParam {
   uint64_t align = 1;
 };
 
-enum class ParamKind { Tensor, Int, Float, Bool, Constexpr };
+enum class ParamKind { Tensor, Int, Float, Bool, Constexpr, Stream };
 
 struct Param {
   ParamKind kind;
@@ -122,6 +150,70 @@ struct Slot {
   int leaf;
 };
 
+/// How a call's arguments reach the parameters (see the header).
+class Binding {
+public:
+  Binding(nb::handle spec) {
+    nb::tuple t = nb::borrow<nb::tuple>(spec);
+    nb::object required = nb::borrow(t[2]);
+    for (nb::handle name : t[0])
+      names.push_back(nb::borrow(name));
+    for (nb::handle value : t[1])
+      defaults.push_back(value.is(required) ? nb::object() : nb::borrow(value));
+    if (names.size() != defaults.size())
+      throw nb::value_error("binding: as many defaults as names");
+  }
+
+  size_t size() const { return names.size(); }
+
+  /// items[i]: the argument of parameter i (borrowed from the call or the
+  /// defaults); false when the call does not bind.
+  bool bind(PyObject *args, PyObject *kwargs, PyObject **items) const {
+    if (!PyTuple_Check(args))
+      return false;
+    size_t n = size_t(PyTuple_GET_SIZE(args));
+    if (n > names.size())
+      return false;
+    for (size_t i = 0; i < names.size(); ++i)
+      items[i] = i < n ? PyTuple_GET_ITEM(args, i) : nullptr;
+    if (kwargs && kwargs != Py_None) {
+      if (!PyDict_Check(kwargs))
+        return false;
+      Py_ssize_t pos = 0;
+      PyObject *key, *value;
+      while (PyDict_Next(kwargs, &pos, &key, &value)) {
+        size_t j = indexOf(key);
+        if (j == names.size() || items[j])
+          return false;
+        items[j] = value;
+      }
+    }
+    for (size_t i = n; i < names.size(); ++i)
+      if (!items[i]) {
+        if (!defaults[i])
+          return false;
+        items[i] = defaults[i].ptr();
+      }
+    return true;
+  }
+
+private:
+  size_t indexOf(PyObject *key) const {
+    for (size_t j = 0; j < names.size(); ++j) // identifiers are interned
+      if (names[j].ptr() == key)
+        return j;
+    if (PyUnicode_Check(key))
+      for (size_t j = 0; j < names.size(); ++j)
+        if (PyUnicode_Compare(names[j].ptr(), key) == 0)
+          return j;
+    PyErr_Clear();
+    return names.size();
+  }
+
+  std::vector<nb::object> names;
+  std::vector<nb::object> defaults; // null: required
+};
+
 /// A tensor argument, read through the buffer protocol for the length of a
 /// call.
 struct TensorView {
@@ -132,6 +224,15 @@ struct TensorView {
   ~TensorView() {
     if (held)
       PyBuffer_Release(&buffer);
+  }
+  /// Reads the buffer of `arg` (held until the view goes).
+  bool acquire(PyObject *arg) {
+    if (PyObject_GetBuffer(arg, &buffer, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    held = true;
+    return true;
   }
 };
 
@@ -149,12 +250,15 @@ bool formatMatches(const char *format, const std::string &accepted) {
 class ArgumentPacker {
 public:
   ArgumentPacker(nb::object hostEntry, nb::list params, nb::list slots,
-                 nb::object descriptorType, nb::object torchTensorType,
-                 bool hostMemory)
+                 nb::tuple binding, nb::object descriptorType,
+                 nb::object streamType, nb::object torchTensorType,
+                 bool hostMemory, nb::object errors)
       : entryObject(std::move(hostEntry)), entry(hostEntryOf(entryObject)),
-        table(fly_runtime_launch_table()),
+        table(fly_runtime_launch_table()), binding(binding),
         descriptorType(std::move(descriptorType)),
-        torchTensorType(std::move(torchTensorType)), hostMemory(hostMemory) {
+        streamType(std::move(streamType)),
+        torchTensorType(std::move(torchTensorType)), hostMemory(hostMemory),
+        errors(std::move(errors)) {
     for (nb::handle item : params) {
       nb::tuple p = nb::borrow<nb::tuple>(item);
       std::string kind = nb::cast<std::string>(p[0]);
@@ -187,6 +291,8 @@ public:
         param.kind = ParamKind::Float;
       } else if (kind == "bool") {
         param.kind = ParamKind::Bool;
+      } else if (kind == "stream") {
+        param.kind = ParamKind::Stream;
       } else if (kind == "constexpr") {
         param.kind = ParamKind::Constexpr;
         param.constant = nb::borrow(p[1]);
@@ -206,20 +312,30 @@ public:
         throw nb::value_error("ArgumentPacker: bad slot");
       this->slots.push_back({offset, format[0], param, nb::cast<int>(s[3])});
     }
+    if (this->params.size() != this->binding.size())
+      throw nb::value_error("ArgumentPacker: one param per bound name");
   }
+
+  size_t arity() const { return params.size(); }
 
   bool current() const { return fly_runtime_launch_table() == table; }
 
   /// See the header: true when the call ran.
-  bool call(nb::handle argsObject) {
-    PyObject *args = argsObject.ptr();
-    if (params.size() > kMaxParams || !PyTuple_Check(args) ||
-        size_t(PyTuple_GET_SIZE(args)) != params.size() ||
-        fly_runtime_launch_table() != table)
-      return false;
+  bool call(nb::handle args, nb::handle kwargs) {
+    PyObject *items[kMaxParams];
     TensorView views[kMaxParams];
+    return params.size() <= kMaxParams &&
+           binding.bind(args.ptr(), kwargs.ptr(), items) &&
+           callBound(items, views);
+  }
+
+  /// The call of bound arguments (one per parameter, Binding::bind), with
+  /// the buffers of those already read (the dispatcher's key read them).
+  bool callBound(PyObject *const *items, TensorView *views) {
+    if (params.size() > kMaxParams || fly_runtime_launch_table() != table)
+      return false;
     for (size_t i = 0; i < params.size(); ++i) {
-      PyObject *arg = PyTuple_GET_ITEM(args, i);
+      PyObject *arg = items[i];
       const Param &param = params[i];
       switch (param.kind) {
       case ParamKind::Tensor:
@@ -248,6 +364,10 @@ public:
         }
         break;
       }
+      case ParamKind::Stream:
+        if (!readStream(arg, views[i].address))
+          return false;
+        break;
       }
     }
 
@@ -261,8 +381,7 @@ public:
     }
     std::memset(block, 0, size);
     for (const Slot &slot : slots)
-      if (!writeSlot(block, slot, PyTuple_GET_ITEM(args, slot.param),
-                     views[slot.param]))
+      if (!writeSlot(block, slot, items[slot.param], views[slot.param]))
         return false;
 
     llvm::Error err = llvm::Error::success();
@@ -271,11 +390,25 @@ public:
       err = entry.call(block);
     }
     if (err)
-      raiseLaunchError(std::move(err));
+      raise(std::move(err));
     return true;
   }
 
 private:
+  /// A failed call's error: the exception `errors` makes of its message,
+  /// else the extension's Error.
+  [[noreturn]] void raise(llvm::Error err) const {
+    if (!errors.is_none()) {
+      nb::object method = errors();
+      if (!method.is_none()) {
+        nb::object exception = method(nb::str(llvm::toString(std::move(err)).c_str()));
+        PyErr_SetObject((PyObject *)Py_TYPE(exception.ptr()), exception.ptr());
+        throw nb::python_error();
+      }
+    }
+    raiseLaunchError(std::move(err));
+  }
+
   static size_t slotBytes(char format) {
     switch (format) {
     case '?':
@@ -293,6 +426,32 @@ private:
     default:
       return 0;
     }
+  }
+
+  /// An fx.Stream (its handle), None (the default stream) or an int
+  /// handle: the value the block takes for a stream.
+  bool readStream(PyObject *arg, uintptr_t &handle) const {
+    if (arg == Py_None) {
+      handle = 0;
+      return true;
+    }
+    nb::object value;
+    if (Py_TYPE(arg) == (PyTypeObject *)streamType.ptr()) {
+      value = attribute(arg, handleName());
+      arg = value.ptr();
+      if (!arg) {
+        PyErr_Clear();
+        return false;
+      }
+    }
+    if (!PyLong_Check(arg) || PyBool_Check(arg))
+      return false;
+    handle = uintptr_t(PyLong_AsUnsignedLongLong(arg));
+    if (PyErr_Occurred()) { // negative or over 64 bits: the Python error
+      PyErr_Clear();
+      return false;
+    }
+    return true;
   }
 
   bool readAny(PyObject *arg, const TensorParam &t, TensorView &view) const {
@@ -358,13 +517,8 @@ private:
 
   /// A numpy array (anything with the buffer protocol).
   static bool readTensor(PyObject *arg, const TensorParam &t, TensorView &view) {
-    if (!PyObject_CheckBuffer(arg))
+    if (!view.held && !view.acquire(arg))
       return false;
-    if (PyObject_GetBuffer(arg, &view.buffer, PyBUF_RECORDS_RO) != 0) {
-      PyErr_Clear();
-      return false;
-    }
-    view.held = true;
     const Py_buffer &b = view.buffer;
     if (b.ndim != t.rank || b.itemsize != t.itemsize ||
         !formatMatches(b.format, t.formats))
@@ -424,7 +578,7 @@ private:
                         const TensorView &view) {
     unsigned char *at = block + slot.offset;
     auto put = [&](auto value) { std::memcpy(at, &value, sizeof value); };
-    if (slot.format == 'P') {
+    if (slot.format == 'P') { // a tensor's address or a stream's handle
       put(uint64_t(view.address));
       return true;
     }
@@ -482,107 +636,246 @@ private:
   nb::object entryObject; // keeps the host entry alive
   fly::HostEntry &entry;
   const FlyLaunchTable *table;
+  Binding binding;
   nb::object descriptorType;  // flyc's TensorDescriptor class
+  nb::object streamType;      // fx.Stream
   nb::object torchTensorType; // torch.Tensor, or None without torch
   bool hostMemory;            // the emulator: tensors must be on the CPU
+  nb::object errors;          // None or a WeakMethod: message -> exception
   std::vector<Param> params;
   std::vector<Slot> slots;
 };
 
-/// What the argument specs of a @flyc.jit call depend on, for positional
-/// arguments that are numpy arrays, torch tensors (`torchTensorType`, or
-/// None) or Python numbers: per torch tensor its type, dtype, strides and
-/// address modulo 16; per array
-/// its Python type, format, item size, rank, strides and address modulo 16;
-/// per number its type. As bytes (hashable, compared exactly); None when an
-/// argument is of another kind (the front end then keys it in Python).
-nb::object jitKey(nb::handle argsObject, nb::handle torchTensorType) {
-  PyObject *args = argsObject.ptr();
-  if (!PyTuple_Check(args))
-    return nb::none();
-  std::string key;
-  auto add = [&](const void *data, size_t size) {
-    key.append(static_cast<const char *>(data), size);
-  };
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
-    PyObject *arg = PyTuple_GET_ITEM(args, i);
-    PyTypeObject *type = Py_TYPE(arg);
-    if (PyBool_Check(arg) || PyLong_CheckExact(arg) || PyFloat_CheckExact(arg)) {
-      key += 'n';
-      add(&type, sizeof type);
-      continue;
+/// Bumped by _fly.invalidate_dispatch(): a dispatcher made its entries
+/// under an older generation forgets them.
+uint64_t dispatchGeneration = 0;
+
+/// A @flyc.jit function's table from call keys to packers (see the header).
+class Dispatcher {
+public:
+  Dispatcher(nb::tuple binding, std::string kinds, nb::object descriptorType,
+             nb::object streamType, nb::object torchTensorType)
+      : binding(binding), kinds(std::move(kinds)),
+        descriptorType(std::move(descriptorType)),
+        streamType(std::move(streamType)),
+        torchTensorType(std::move(torchTensorType)),
+        generation(dispatchGeneration) {
+    if (this->kinds.size() != this->binding.size() ||
+        this->kinds.find_first_not_of("vsc") != std::string::npos)
+      throw nb::value_error("Dispatcher: one kind of v, s, c per bound name");
+  }
+
+  /// True: the call ran through the packer stored for its key. False:
+  /// nothing was done (no key, no entry, or the packer declined).
+  bool call(nb::handle args, nb::handle kwargs) {
+    PyObject *items[kMaxParams];
+    TensorView views[kMaxParams];
+    if (!fresh() || kinds.size() > kMaxParams ||
+        !binding.bind(args.ptr(), kwargs.ptr(), items))
+      return false;
+    nb::object key = keyOf(items, views);
+    if (!key.is_valid())
+      return false;
+    PyObject *packer = PyDict_GetItemWithError(entries.ptr(), key.ptr());
+    if (!packer) {
+      PyErr_Clear();
+      return false;
     }
-    if (!torchTensorType.is_none() &&
-        PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
-      // torch: the type, the dtype (a singleton), the strides and the
-      // address modulo 16, as the Python key has them.
-      nb::object dtype = attribute(arg, dtypeName());
-      nb::object strides = callMethod(arg, strideName());
-      nb::object address = callMethod(arg, dataPtrName());
-      if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
-        PyErr_Clear();
-        return nb::none();
+    return nb::inst_ptr<ArgumentPacker>(packer)->callBound(items, views);
+  }
+
+  /// Stores `packer` for the key of this call: false when the call has no
+  /// key (an argument of a kind keyed in Python).
+  bool add(nb::handle args, nb::handle kwargs, nb::handle packer) {
+    ArgumentPacker &p = nb::cast<ArgumentPacker &>(packer);
+    PyObject *items[kMaxParams];
+    TensorView views[kMaxParams];
+    fresh();
+    if (kinds.size() > kMaxParams || p.arity() != kinds.size() ||
+        !binding.bind(args.ptr(), kwargs.ptr(), items))
+      return false;
+    nb::object key = keyOf(items, views);
+    if (!key.is_valid())
+      return false;
+    if (PyDict_GET_SIZE(entries.ptr()) >= 256) // a bound on what a sweep keeps
+      PyDict_Clear(entries.ptr());
+    if (PyDict_SetItem(entries.ptr(), key.ptr(), packer.ptr()) != 0) {
+      PyErr_Clear(); // an unhashable Constexpr value
+      return false;
+    }
+    return true;
+  }
+
+  void clear() { PyDict_Clear(entries.ptr()); }
+  size_t size() const { return size_t(PyDict_GET_SIZE(entries.ptr())); }
+  void setTorchTensorType(nb::object type) {
+    if (!type.is(torchTensorType)) {
+      torchTensorType = std::move(type);
+      clear();
+    }
+  }
+
+private:
+  /// Forgets entries made under an older generation; true when none were.
+  bool fresh() {
+    if (generation == dispatchGeneration)
+      return true;
+    clear();
+    generation = dispatchGeneration;
+    return false;
+  }
+
+  /// The key of bound arguments: bytes, or (bytes, objects...) with the
+  /// parts compared by value (Constexpr values, descriptors' specs). An
+  /// invalid object when an argument is of a kind keyed in Python. The
+  /// arrays' buffers stay held in `views`, for the packer.
+  nb::object keyOf(PyObject *const *items, TensorView *views) const {
+    std::string key;
+    std::vector<PyObject *> objects;
+    auto add = [&](const void *data, size_t size) {
+      key.append(static_cast<const char *>(data), size);
+    };
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      PyObject *arg = items[i];
+      PyTypeObject *type = Py_TYPE(arg);
+      if (kinds[i] == 'c') { // the value, of its type
+        key += 'c';
+        add(&type, sizeof type);
+        objects.push_back(arg);
+        continue;
       }
-      key += 't';
+      if (kinds[i] == 's' || type == (PyTypeObject *)streamType.ptr()) {
+        if (!(arg == Py_None || type == (PyTypeObject *)streamType.ptr() ||
+              (PyLong_Check(arg) && !PyBool_Check(arg))))
+          return {};
+        key += 's';
+        continue;
+      }
+      if (PyBool_Check(arg) || PyLong_CheckExact(arg) ||
+          PyFloat_CheckExact(arg)) {
+        key += 'n';
+        add(&type, sizeof type);
+        continue;
+      }
+      if (type == (PyTypeObject *)descriptorType.ptr()) {
+        // Its spec (kept by the descriptor until a mark changes it) is
+        // everything the code depends on.
+        nb::object spec = attribute(arg, specName());
+        if (spec.is_valid() && spec.is_none())
+          spec = callMethod(arg, tensorSpecName());
+        if (!spec.is_valid()) { // the Python path raises the error
+          PyErr_Clear();
+          return {};
+        }
+        key += 'd';
+        objects.push_back(spec.ptr());
+        continue;
+      }
+      if (!torchTensorType.is_none() &&
+          PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
+        // torch: the type, the dtype (a singleton), the strides and the
+        // address modulo 16.
+        nb::object dtype = attribute(arg, dtypeName());
+        nb::object strides = callMethod(arg, strideName());
+        nb::object address = callMethod(arg, dataPtrName());
+        if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
+          PyErr_Clear();
+          return {};
+        }
+        key += 't';
+        add(&type, sizeof type);
+        PyObject *dtypePtr = dtype.ptr();
+        add(&dtypePtr, sizeof dtypePtr);
+        int64_t rank = PyTuple_GET_SIZE(strides.ptr());
+        add(&rank, sizeof rank);
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
+          add(&stride, sizeof stride);
+        }
+        key += char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15);
+        if (PyErr_Occurred()) {
+          PyErr_Clear();
+          return {};
+        }
+        continue;
+      }
+      // numpy arrays only: what other buffers (numpy scalars, bytes) stand
+      // for is the front end's to decide.
+      if (std::strcmp(type->tp_name, "numpy.ndarray") != 0)
+        return {};
+      if (!views[i].acquire(arg))
+        return {};
+      const Py_buffer &view = views[i].buffer;
+      key += 'b';
       add(&type, sizeof type);
-      PyObject *dtypePtr = dtype.ptr();
-      add(&dtypePtr, sizeof dtypePtr);
-      int64_t rank = PyTuple_GET_SIZE(strides.ptr());
-      add(&rank, sizeof rank);
-      for (int64_t d = 0; d < rank; ++d) {
-        int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
+      key += view.format ? view.format : "B";
+      key += '\0';
+      int64_t header[2] = {int64_t(view.itemsize), int64_t(view.ndim)};
+      add(header, sizeof header);
+      for (int d = 0; d < view.ndim; ++d) {
+        int64_t stride = view.strides ? int64_t(view.strides[d]) : 0;
         add(&stride, sizeof stride);
       }
-      key += char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15);
-      if (PyErr_Occurred()) {
-        PyErr_Clear();
-        return nb::none();
-      }
-      continue;
+      key += char(reinterpret_cast<uintptr_t>(view.buf) & 15);
     }
-    // numpy arrays only: what other buffers (numpy scalars, bytes) stand
-    // for is the front end's to decide.
-    if (std::strcmp(type->tp_name, "numpy.ndarray") != 0)
-      return nb::none();
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_RECORDS_RO) != 0) {
-      PyErr_Clear();
-      return nb::none();
-    }
-    key += 'b';
-    add(&type, sizeof type);
-    key += view.format ? view.format : "B";
-    key += '\0';
-    int64_t header[2] = {int64_t(view.itemsize), int64_t(view.ndim)};
-    add(header, sizeof header);
-    for (int d = 0; d < view.ndim; ++d) {
-      int64_t stride = view.strides ? int64_t(view.strides[d]) : 0;
-      add(&stride, sizeof stride);
-    }
-    key += char(reinterpret_cast<uintptr_t>(view.buf) & 15);
-    PyBuffer_Release(&view);
+    nb::object bytes = nb::bytes(key.data(), key.size());
+    if (objects.empty())
+      return bytes;
+    PyObject *tuple = PyTuple_New(Py_ssize_t(objects.size() + 1));
+    if (!tuple)
+      throw nb::python_error();
+    PyTuple_SET_ITEM(tuple, 0, bytes.release().ptr());
+    for (size_t i = 0; i < objects.size(); ++i)
+      PyTuple_SET_ITEM(tuple, Py_ssize_t(i + 1), Py_NewRef(objects[i]));
+    return nb::steal(tuple);
   }
-  return nb::bytes(key.data(), key.size());
-}
+
+  Binding binding;
+  std::string kinds;
+  nb::object descriptorType;
+  nb::object streamType;
+  nb::object torchTensorType;
+  nb::dict entries; // key -> ArgumentPacker
+  uint64_t generation;
+};
 
 } // namespace
 
 void registerArgumentPacker(nb::module_ &m) {
-  m.def("jit_key", &jitKey, "args"_a, "torch_tensor_type"_a.none(),
-        "The dispatch key of a @flyc.jit call's positional arguments "
-        "(numpy arrays, torch tensors and Python numbers), or None");
   nb::class_<ArgumentPacker>(m, "ArgumentPacker")
-      .def(nb::init<nb::object, nb::list, nb::list, nb::object, nb::object,
-                    bool>(),
-           "entry"_a, "params"_a, "slots"_a, "descriptor_type"_a,
-           "torch_tensor_type"_a.none(), "host_memory"_a,
+      .def(nb::init<nb::object, nb::list, nb::list, nb::tuple, nb::object,
+                    nb::object, nb::object, bool, nb::object>(),
+           "entry"_a, "params"_a, "slots"_a, "binding"_a, "descriptor_type"_a,
+           "stream_type"_a, "torch_tensor_type"_a.none(), "host_memory"_a,
+           "errors"_a.none() = nb::none(),
            "The native warm-call path of a host entry (see "
-           "bindings/ArgumentPacker.cpp for `params` and `slots`)")
+           "bindings/ArgumentPacker.cpp for `params`, `slots` and `binding`)")
       .def_prop_ro("current", &ArgumentPacker::current,
                    "Whether the launch table it was made with is still the "
                    "installed one (else every call returns False)")
-      .def("call", &ArgumentPacker::call, "args"_a,
-           "Checks and packs the positional `args` and calls the host "
-           "entry: True; False when the call needs the Python path (nothing "
-           "was done)");
+      .def("call", &ArgumentPacker::call, "args"_a, "kwargs"_a.none() = nb::none(),
+           "Binds, checks and packs the arguments and calls the host entry: "
+           "True; False when the call needs the Python path (nothing was "
+           "done)");
+  nb::class_<Dispatcher>(m, "Dispatcher")
+      .def(nb::init<nb::tuple, std::string, nb::object, nb::object,
+                    nb::object>(),
+           "binding"_a, "kinds"_a, "descriptor_type"_a, "stream_type"_a,
+           "torch_tensor_type"_a.none(),
+           "A @flyc.jit function's table from call keys to packers (see "
+           "bindings/ArgumentPacker.cpp)")
+      .def("call", &Dispatcher::call, "args"_a, "kwargs"_a.none() = nb::none(),
+           "True when the packer stored for this call's key ran it; False: "
+           "nothing was done")
+      .def("add", &Dispatcher::add, "args"_a, "kwargs"_a.none(), "packer"_a,
+           "Stores the packer for this call's key; False when the call has "
+           "no native key")
+      .def("clear", &Dispatcher::clear)
+      .def("__len__", &Dispatcher::size)
+      .def("set_torch_tensor_type", &Dispatcher::setTorchTensorType, "type"_a.none(),
+           "torch.Tensor once torch is imported (the entries are forgotten "
+           "when it changes)");
+  m.def("invalidate_dispatch", [] { ++dispatchGeneration; },
+        "Every dispatcher forgets its entries (the environment or the "
+        "compile options changed)");
 }

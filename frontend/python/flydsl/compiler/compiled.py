@@ -7,6 +7,7 @@ entry."""
 from __future__ import annotations
 
 import atexit
+import inspect
 import json
 import re
 import struct
@@ -67,11 +68,6 @@ class CompiledFunction:
         # first call; False when this function's arguments cannot take it.
         self._native = None
         self._native_torch = None  # torch.Tensor when the packer was made
-        self._streams = ()  # positions of fx.Stream arguments on the native path
-        # Positional calls that leave trailing defaults out (a FlyDSL
-        # `stream: fx.Stream = fx.Stream(None)`) stay on the native path too.
-        self._arity = self._min_arity = 0
-        self._tail_defaults = ()
 
     @classmethod
     def build(cls, call_state: CallState, keepalive=None) -> "CompiledFunction":
@@ -238,9 +234,7 @@ class CompiledFunction:
         try:
             native = self._native
             if native:
-                if not kwargs and self._min_arity <= len(args) < self._arity:
-                    args = args + self._tail_defaults[len(args) - self._min_arity:]
-                if not kwargs and native.call(self._native_args(args) if self._streams else args):
+                if native.call(args, kwargs):
                     return
                 if self._native_stale():  # made again below
                     native = self._native = None
@@ -251,16 +245,6 @@ class CompiledFunction:
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
         if native is None:
             self._native = self._native_packer()
-
-    def _native_args(self, args):
-        """The arguments with each fx.Stream as its handle (the native
-        packer writes them as integers); a stream that is not an fx.Stream
-        is left to the Python path."""
-        args = list(args)
-        for i in self._streams:
-            if i < len(args) and type(args[i]) is Stream:
-                args[i] = args[i].handle
-        return tuple(args)
 
     def _is_stream(self, name: str) -> bool:
         return self.specs is not None and any(n == name and k == "stream"
@@ -273,14 +257,15 @@ class CompiledFunction:
                                             and torch_tensor_type() is not None)
 
     def _native_packer(self):
-        """The native warm-call path for positional calls: checks and packs
-        what _pack_checked does for numpy arrays and Python numbers, in C++
+        """The native warm-call path: binds, checks and packs what
+        _pack_checked does for numpy arrays, torch tensors, descriptors,
+        Python numbers and streams, in C++
         (anything else, or a mismatch, falls back to the Python path, which
         names the problem). False when the signature cannot use it."""
         if self.specs is None or self.signature is None or self._entry is None:
             return False
-        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-               for p in self.signature.parameters.values()):
+        binding = binding_of(self.signature)
+        if binding is None:
             return False
         _, _, plan = self._packing()
         names = list(self.signature.parameters)
@@ -302,15 +287,10 @@ class CompiledFunction:
                 params.append(("float",))
             elif kind == "constexpr":
                 params.append(("constexpr", compiled))
-            elif kind == "stream":  # passed as its handle (_native_args)
-                params.append(("int",))
+            elif kind == "stream":
+                params.append(("stream",))
             else:  # pointers, protocol values, f16/bf16 scalars
                 return False
-        self._streams = tuple(i for i, n in enumerate(names) if plan[n][0] == "stream")
-        parameters = list(self.signature.parameters.values())
-        self._arity = len(parameters)
-        self._min_arity = sum(p.default is p.empty for p in parameters)
-        self._tail_defaults = tuple(p.default for p in parameters[self._min_arity:])
         (info,) = [f for f in self.host_functions if f["name"] == self.name]
         slots = []
         for arg in info["arguments"]:
@@ -329,14 +309,15 @@ class CompiledFunction:
                         slots.append((at, char, param, leaf))
                         at += struct.calcsize("=" + char)
                         leaf += 1
-            elif plan[names[param]][0] == "stream":  # the handle, as a signed 64-bit int
-                slots.append((arg["offset"], "q", param, -1))
+            elif plan[names[param]][0] == "stream":  # the handle
+                slots.append((arg["offset"], "P", param, -1))
             else:
                 slots.append((arg["offset"], arg["format"], param, -1))
         try:
             self._native_torch = torch_tensor_type()
-            return _fly.ArgumentPacker(self._entry, params, slots, args_mod.TensorDescriptor,
-                                       self._native_torch, self.emulator)
+            return _fly.ArgumentPacker(self._entry, params, slots, binding,
+                                       args_mod.TensorDescriptor, Stream, self._native_torch,
+                                       self.emulator, weakref.WeakMethod(self._runtime_error))
         except ValueError:  # a value format it does not write
             return False
 
@@ -357,7 +338,7 @@ class CompiledFunction:
         function for these very arguments: nothing to check."""
         native = self._native
         if native:
-            if not kwargs and native.call(self._native_args(args) if self._streams else args):
+            if native.call(args, kwargs):
                 return
             if self._native_stale():
                 native = self._native = None
@@ -377,7 +358,8 @@ class CompiledFunction:
 
         found = []
         for line in self.module_text.splitlines():
-            m = re.match(r'^gpu\.launch_func .*?@\w+::@(\w+) .*loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)$',
+            m = re.match(r'^(?:%\w+ = )?gpu\.launch_func .*?@\w+::@(\w+) .*'
+                         r'loc\("((?:[^"\\]|\\.)*)":(\d+):\d+\)$',
                          line)
             if m:
                 found.append((m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"),
@@ -419,6 +401,17 @@ class CompiledFunction:
 _BUFFER_FORMATS = {"f32": ("f", 4), "f16": ("e", 2), "f64": ("d", 8), "i8": ("bB", 1),
                    "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1),
                    "bf16": ("", 2)}
+
+
+def binding_of(signature: inspect.Signature) -> tuple | None:
+    """The native binding of a signature (bindings/ArgumentPacker.cpp):
+    (names, defaults, the marker of no default); None unless every
+    parameter is positional-or-keyword."""
+    parameters = signature.parameters.values()
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters):
+        return None
+    return (tuple(p.name for p in parameters), tuple(p.default for p in parameters),
+            inspect.Parameter.empty)
 
 
 def torch_tensor_type():

@@ -129,9 +129,6 @@ class Environment:
     autotune_cache_dir: str = ""
 
     _current = None
-    # Incremented whenever the environment is read again: what was derived
-    # from an older one (the jit fast path) is not reused.
-    generation = 0
 
     @classmethod
     def current(cls) -> "Environment":
@@ -141,8 +138,10 @@ class Environment:
 
     @classmethod
     def reload(cls) -> "Environment":
+        from .. import _fly
+
         cls._current = cls.read()
-        cls.generation += 1
+        _fly.invalidate_dispatch()  # the warm calls' entries were made under the old one
         # FLYDSL_DEBUG_LOG_LEVEL: the level of the "flydsl" logger, which
         # writes to stderr unless the application gave it a handler.
         logger = logging.getLogger("flydsl")

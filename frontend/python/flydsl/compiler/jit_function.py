@@ -7,11 +7,11 @@ the compiled function."""
 
 from __future__ import annotations
 
-import operator
-
+import atexit
 import logging
 import sys
 import time
+import weakref
 
 from .. import _fly
 from . import arguments as args_mod
@@ -24,7 +24,7 @@ from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, TraceErro
 from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import Trace
 from ..tracing.tracer import Tracer
-from .compiled import CallState, CompiledFunction, torch_tensor_type
+from .compiled import CallState, CompiledFunction, binding_of, torch_tensor_type
 from .runtime import target_runtime as _target_runtime
 from ..tracing.signature import (Stream, StreamValue, bind_arguments, constexpr_type,
                                  evaluated_signature, is_constexpr, stream_handle)
@@ -34,16 +34,16 @@ from ..expr._core import wrap
 
 _log = logging.getLogger("flydsl")
 
-def _tuple_getter(positions):
-    """args -> the tuple of args at `positions` (operator.itemgetter, which
-    returns a bare element for one position and needs at least one)."""
-    positions = tuple(positions)
-    if len(positions) > 1:
-        return operator.itemgetter(*positions)
-    if len(positions) == 1:
-        (i,) = positions
-        return lambda args: (args[i],)
-    return lambda args: ()
+# The jit functions with a dispatcher, whose entries (packers holding host
+# entries) are dropped at exit, before the interpreter tears down modules,
+# as compiled.py does with its host entries.
+_with_dispatch: "weakref.WeakSet[JitFunction]" = weakref.WeakSet()
+
+
+@atexit.register
+def _release_dispatchers() -> None:
+    for jit in list(_with_dispatch):
+        jit._dispatch = None
 
 
 class JitFunction:
@@ -61,30 +61,17 @@ class JitFunction:
         self.signature = evaluated_signature(fn)
         self._hints = dict(compile_hints or {})
         self._compiled: dict = {}
-        # The fast path of warm calls: positional arrays, descriptors and
-        # Python numbers, keyed by what their specs depend on (and the
-        # values of Constexpr parameters), straight to the compiled
-        # function. A key is only stored after the full path accepted it.
-        self._fast: dict = {}
-        params = list(self.signature.parameters.values())
-        self._fast_ok = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                            for p in params)
-        self._constexpr_positions = tuple(i for i, p in enumerate(params)
-                                          if is_constexpr(p.annotation))
-        self._arity = len(params)
-        # Positional calls that leave trailing defaults out take the fast
-        # path too, with the defaults filled in.
-        self._min_arity = sum(p.default is p.empty for p in params)
-        self._tail_defaults = tuple(p.default for p in params[self._min_arity:])
-        # fx.Stream parameters: their values never change the code; the key
-        # is made of the other arguments.
-        self._stream_positions = frozenset(i for i, p in enumerate(params)
-                                           if p.annotation is Stream)
-        # The key's parts of a positional call, picked at C speed.
-        self._streams_of = _tuple_getter(sorted(self._stream_positions))
-        self._others_of = _tuple_getter([i for i in range(len(params))
-                                         if i not in self._stream_positions])
-        self._constexprs_of = _tuple_getter(self._constexpr_positions)
+        # Warm calls: a native table from what a call's argument specs
+        # depend on to the packer of the compiled function for them
+        # (bindings/ArgumentPacker.cpp); an entry is only stored after the
+        # full path accepted a call. None: a signature it cannot bind.
+        binding = binding_of(self.signature)
+        self._dispatch = None if binding is None else _fly.Dispatcher(
+            binding, "".join("c" if is_constexpr(p.annotation) else "s" if p.annotation is Stream
+                             else "v" for p in self.signature.parameters.values()),
+            args_mod.TensorDescriptor, Stream, torch_tensor_type())
+        if self._dispatch is not None:
+            _with_dispatch.add(self)
 
     @property
     def compile_hints(self) -> dict:
@@ -101,7 +88,8 @@ class JitFunction:
         if hints == self._hints:
             return
         self._hints = dict(hints)
-        self._fast.clear()  # their keys were made under the old hints
+        if self._dispatch is not None:
+            self._dispatch.clear()  # its packers were compiled under the old hints
 
     def compile_options(self) -> CompileOptions:
         """The record this function compiles with now: the environment's
@@ -116,32 +104,6 @@ class JitFunction:
             verify_each_pass=env.verify_each_pass, print_after_all=env.print_after_all,
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
-
-    def _fast_key(self, args):
-        """What the argument specs of a positional call depend on: per
-        array its type, dtype, strides, rank and address modulo 16; per
-        number its type. None when a call needs the full path."""
-        key = []
-        for a in args:
-            t = type(a)
-            if t is int or t is float or t is bool:
-                key.append(t)
-            elif t.__name__ == "ndarray":
-                key.append((t, a.dtype.char, a.strides, _fly.data_address(a) & 15))
-            elif t.__name__ == "Tensor" and hasattr(a, "data_ptr"):  # torch
-                key.append((t, a.dtype, a.stride(), a.data_ptr() & 15))
-            elif t is args_mod.TensorDescriptor:
-                key.append((t, a.tensor_spec()))
-            elif t is Stream:
-                key.append(t)
-            elif hasattr(t, "__cache_signature__"):
-                try:
-                    key.append((t, a.__cache_signature__()))
-                except Exception:  # explained by the full path
-                    return None
-            else:
-                return None
-        return tuple(key)
 
     def _specs(self, bound):
         """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
@@ -241,46 +203,24 @@ class JitFunction:
         return CompiledFunction.from_bytes(payload, self)
 
     def __call__(self, *args, **kwargs):
-        env = Environment.current()
-        fast = None
-        if self._fast_ok and not kwargs and self._min_arity <= len(args) <= self._arity:
-            if len(args) < self._arity:
-                args = args + self._tail_defaults[len(args) - self._min_arity:]
-            if self._stream_positions:
-                fast = self._stream_call_key(args)
-            else:
-                fast = _fly.jit_key(args, torch_tensor_type())
-            if fast is None:
-                fast = self._fast_key(args)
-            if fast is not None and self._constexpr_positions:
-                values = self._constexprs_of(args)
-                fast = (fast, tuple(map(type, values)), values)
-                try:
-                    hash(fast)
-                except TypeError:  # an unhashable Constexpr value
-                    fast = None
-        compiled = self._fast.get((fast, Environment.generation)) if fast is not None else None
         try:
-            if compiled is None:
-                compiled = self._compile(args, kwargs)
-                if fast is not None and len(self._fast) < 256:
-                    self._fast[(fast, Environment.generation)] = compiled
-            if env.compile_only:
-                return None
-            compiled._call_unchecked(args, kwargs)
+            if self._dispatch is None or not self._dispatch.call(args, kwargs):
+                self._call(args, kwargs)
         except FlyDSLError as err:
-            if env.show_stacktrace:
+            if Environment.current().show_stacktrace:
                 raise
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
 
-    def _stream_call_key(self, args):
-        """The key of a positional call with fx.Stream parameters: the
-        other arguments' key, when every stream is an fx.Stream."""
-        for stream in self._streams_of(args):
-            if type(stream) is not Stream:
-                return None
-        key = _fly.jit_key(self._others_of(args), torch_tensor_type())
-        return None if key is None else (Stream, key)
+    def _call(self, args, kwargs) -> None:
+        """A call its dispatcher did not take: compiled (or found) for its
+        specs and run; its key is stored when the native path can take it."""
+        compiled = self._compile(args, kwargs)
+        if Environment.current().compile_only:
+            return
+        compiled._call_unchecked(args, kwargs)
+        if self._dispatch is not None and compiled._native:
+            self._dispatch.set_torch_tensor_type(torch_tensor_type())
+            self._dispatch.add(args, kwargs, compiled._native)
 
     def _trace_and_compile(self, specs, options: CompileOptions) -> CompiledFunction:
         from .protocol import construct_from_ir_values

@@ -182,7 +182,12 @@ class Launcher:
             if not isinstance(stream, StreamValue):
                 raise TraceError("launch(stream=...) takes the fx.Stream argument of the "
                                  "@flyc.jit function", file, lineno)
-            line += f"<{stream.ir.name} : {stream.ir.type}> "
+            # On the stream as the launch's async dependency: gpu-to-llvm
+            # passes that one to the runtime (a `<%stream>` async object it
+            # drops, and the launch would run on a stream of its own).
+            (token,) = b.op("builtin.unrealized_conversion_cast", [stream.ir],
+                            [parse_type("!gpu.async.token")], loc=(file, lineno, col))
+            line = f"{b.fresh(token.type).name} = gpu.launch_func async [{token.name}] "
         line += (f"@{symbol} blocks in ({', '.join(v.name for v in g)}) "
                  f"threads in ({', '.join(v.name for v in t)})")
         if smem_static != 0:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 
+from ... import _fly
 from ...tracing.errors import ArgumentError, FlyDSLError
 from .base import BaseBackend, CompileOptions, GPUTarget
 
@@ -33,6 +34,7 @@ def register_backend(name: str, backend_cls: type, *, force: bool = False) -> No
     _registry[key] = backend_cls
     for cached in [k for k in _instances if k[0] == key]:
         del _instances[cached]
+    _fly.invalidate_dispatch()  # warm calls compiled by the old one compile again
 
 
 def compile_backend_name() -> str:
