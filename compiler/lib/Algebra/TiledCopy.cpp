@@ -152,6 +152,17 @@ Layout tidfrg(Arith &ar, const TiledCopy &copy, CopySide side,
   return makeLayout({tv[0], tv[1], divided[1]});
 }
 
+Layout tiledLayoutTV(Arith &ar, const TiledCopy &copy, CopySide side) {
+  if (!checkTiledCopy(ar, copy))
+    return Layout();
+  // The tile itself as the tensor: its rest modes are all of size 1.
+  Layout frg = tidfrg(ar, copy, side,
+                      makeLayout(ar, shapeOfTile(ar, copy.tiler)));
+  if (ar.failed())
+    return Layout();
+  return take(ar, frg, 0, 2);
+}
+
 OffsetLayout partition(Arith &ar, const TiledCopy &copy, CopySide side,
                        const Layout &tensor, const Int &thrIdx) {
   Layout frg = tidfrg(ar, copy, side, tensor);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Compiler.h"
+#include "fly/Algebra/TiledCopy.h"
 #include "fly/Algebra/TiledMma.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
@@ -186,6 +187,13 @@ nb::dict typeMembers(const TypeHandle &h) {
     d["atom"] = nb::cast(TypeHandle{t.getAtom()});
     d["layout_tv"] = nb::cast(TypeHandle{t.getLayoutTV()});
     d["tile"] = nb::cast(TypeHandle{t.getTile()});
+    alg::TiledCopy copy = getTiledCopy(ar, t);
+    if (!ar.failed()) {
+      d["layout_src_tv_tiled"] =
+          layout(alg::tiledLayoutTV(ar, copy, alg::CopySide::Src));
+      d["layout_dst_tv_tiled"] =
+          layout(alg::tiledLayoutTV(ar, copy, alg::CopySide::Dst));
+    }
   } else if (auto t = mlir::dyn_cast<TiledMmaType>(h.type)) {
     alg::TiledMma mma = getTiledMma(ar, t);
     d["atom"] = nb::cast(TypeHandle{t.getAtom()});

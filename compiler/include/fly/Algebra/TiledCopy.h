@@ -48,6 +48,11 @@ enum class CopySide : uint8_t { Src, Dst };
 Layout tidfrg(Arith &ar, const TiledCopy &copy, CopySide side,
               const Layout &tensor);
 
+/// CuTe's TiledCopy::get_layoutS_TV / get_layoutD_TV: (thread, (AtomVal,
+/// RestVal)) -> index in the tile (compact, column-major), the thread and
+/// value order of the side (the atom's source or destination layout).
+Layout tiledLayoutTV(Arith &ar, const TiledCopy &copy, CopySide side);
+
 /// CuTe's ThrCopy::partition_S / partition_D: the part of `tensor` thread
 /// `thrIdx` copies, ((AtomVal,RestVal), RestM, RestN, ...), at the
 /// thread's offset.

@@ -483,19 +483,14 @@ LLVM::AtomicBinOp getAtomicBinOp(StringRef op, Type type) {
 }
 
 /// One element combined into the destination `dst` (of fly type
-/// `dstType`): a monotonic `llvm.atomicrmw` with the syncscope of the
-/// memory the threads share, "workgroup" for LDS and "agent" (the device)
-/// otherwise (global, and generic memory that may be global).
+/// `dstType`): a monotonic `llvm.atomicrmw` with the atom's syncscope (the
+/// system scope, LLVM's empty one, unless the atom names another).
 void emitAtomic(ConversionPatternRewriter &rewriter, Location loc,
                 UniversalAtomicType atomic, Value element, Value dst,
                 MemTensorType dstType) {
-  std::optional<AddressSpace> space =
-      dstType.getPointer().getKnownAddressSpace();
-  StringRef scope =
-      space && *space == AddressSpace::Shared ? "workgroup" : "agent";
   LLVM::AtomicRMWOp::create(
       rewriter, loc, getAtomicBinOp(atomic.getOp(), atomic.getValueType()),
-      dst, element, LLVM::AtomicOrdering::monotonic, scope,
+      dst, element, LLVM::AtomicOrdering::monotonic, atomic.getSyncscope(),
       dstType.getAlignment());
 }
 

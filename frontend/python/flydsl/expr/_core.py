@@ -158,9 +158,14 @@ def _leaf_text(x):
 
 
 def _pattern(x, leaves):
-    """The int_tuple type text of a Python tuple; dynamic leaves collected."""
+    """The int_tuple type text of a Python tuple; dynamic leaves collected.
+    A value of a class with __int_tuple_pattern__(leaves) (a basis leaf of
+    typing, above this layer) gives its own text."""
     if isinstance(x, (tuple, list)):
         return "(" + ",".join(_pattern(e, leaves) for e in x) + ")"
+    own = getattr(type(x), "__int_tuple_pattern__", None)
+    if own is not None:
+        return own(x, leaves)
     if is_kind(x, "int_tuple") and not isinstance(x.ir.type.value, int):
         if isinstance(x.ir.type.value, tuple):
             # A dynamic sub-tuple: its leaves one by one.
@@ -169,6 +174,9 @@ def _pattern(x, leaves):
         scalar = nm.wrap(scalar)
         leaves.append(scalar)
         return _leaf_text(scalar)
+    if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector) and x.is_static() \
+            and x.is_integer:
+        return _leaf_text(int(x.host_value))  # a folded numeric is a static leaf
     if isinstance(x, nm.Numeric):
         leaves.append(x if x.mlir_type in ("i32", "i64") else nm.convert(x, nm.Int32))
         return _leaf_text(leaves[-1])

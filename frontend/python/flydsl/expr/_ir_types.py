@@ -326,7 +326,7 @@ class TileType(FlyType):
                 return str(m)
             if isinstance(m, (tuple, list)):
                 return "[" + "|".join(text(e) for e in m) + "]"
-            h = handle(getattr(m, "ir", None).type if hasattr(m, "ir") else m)
+            h = handle(m.ir.type if hasattr(m, "ir") and not isinstance(m, type) else m)
             if isinstance(h, _fly.Type) and h.kind == "layout":
                 return _inner_text(h, "layout")
             if isinstance(h, _fly.Type) and h.kind == "tile":
@@ -483,10 +483,13 @@ class CopyOpUniversalAtomicType(FlyType):
             op = AtomicOp(int(atomic_op))
         except (TypeError, ValueError):
             _fail(f"UniversalAtomic: {atomic_op!r} is not an fx.AtomicOp")
-        if syncscope not in ("", None):
-            _fail(f"UniversalAtomic: syncscope {syncscope!r}: only the system scope "
-                  "(fx.SyncScope.System) is supported")
-        return cls.parse(f"!fly.universal_atomic<{op}, {element_type_text(val_type)}>")
+        scope = "" if syncscope is None else getattr(syncscope, "value", syncscope)
+        if not isinstance(scope, str) or not scope.replace("-", "").isalpha() and scope:
+            _fail(f"UniversalAtomic: syncscope must be a sync scope string (fx.SyncScope or "
+                  f"\"agent\", \"workgroup\", \"wavefront\"), not {syncscope!r}")
+        suffix = f', "{scope}"' if scope else ""
+        return cls.parse(f"!fly.universal_atomic<{op}, {element_type_text(val_type)}{suffix}>")
+
 
 
 class MmaOpUniversalFMAType(FlyType):

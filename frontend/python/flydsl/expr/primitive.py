@@ -23,7 +23,7 @@ from ._ir_types import (AddressSpace, AtomicOp, BasisType, CachePolicy, Composed
                         PointerType, SwizzleType, TiledCopyType, TiledMmaType, TileType,
                         element_type_text, handle, space_name)
 from ._printf import printf
-from .typing import IntTuple, Layout, Tensor
+from .typing import Basis, IntTuple, Layout, MmaAtom, Tensor, TiledMma
 
 __all__ = [
     # enums
@@ -84,7 +84,7 @@ def _tuple_arg(api, name, x):
     """An int tuple from an IntTuple or Python ints/None/numerics/tuples."""
     if isinstance(x, FlyValue):
         return expect(api, name, x, _INT_TUPLE)
-    if isinstance(x, (int, tuple, list, nm.Numeric)) or x is None:
+    if isinstance(x, (int, tuple, list, nm.Numeric, Basis)) or x is None:
         if isinstance(x, nm.Vector):
             fail(api, f"argument '{name}' must be an int tuple, not a Vector")
         return int_tuple(x)
@@ -109,6 +109,11 @@ def _layout_arg(api, name, x, kinds=_LAYOUT):
 
 
 def _static_int(api, name, x):
+    """A Python int, or the value of a static integer numeric (fx.Int32(4),
+    or arithmetic on such values, folded at trace time)."""
+    if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector) and x.is_static() \
+            and type(x).is_integer and type(x) is not nm.Boolean:
+        return int(x.host_value)
     if isinstance(x, bool) or not isinstance(x, int):
         fail(api, f"argument '{name}' must be a Python int, not {describe(x)}")
     return x
@@ -875,9 +880,20 @@ def mma_make_fragment(operand_id, tiled_mma, input, *, stages=None):  # noqa: A0
     op = _operand("mma_make_fragment", operand_id)
     mma = expect("mma_make_fragment", "tiled_mma", tiled_mma, ("tiled_mma",))
     t = expect("mma_make_fragment", "input", input, _TENSOR)
-    if stages not in (None, 1):
-        fail("mma_make_fragment", "stages= (multi-stage fragments) is not supported")
-    return emit("fly.mma.make_fragment", mma, t, attrs=f'operand = "{op}"')
+    if stages is None:
+        return emit("fly.mma.make_fragment", mma, t, attrs=f'operand = "{op}"')
+    if isinstance(stages, bool) or not isinstance(stages, int) or stages <= 0:
+        fail("mma_make_fragment", f"argument 'stages' must be a positive int, not {stages!r}")
+    if rank(t) < 3:
+        fail("mma_make_fragment", f"stages= needs a partition with a value mode and two tile "
+                                  f"modes (FrgV, X, Y), not {t.ir.type}")
+    # FlyDSL's staged fragment: the (FrgV, X, Y) fragment (further rest
+    # modes dropped) and a trailing stage mode, compact after it.
+    frag = emit("fly.mma.make_fragment", mma, take(t, 0, 3), attrs=f'operand = "{op}"')
+    layout = get_layout(frag)
+    layout = append(layout, make_layout(stages, cosize(layout)))
+    return memref_alloca(MemRefType.get(frag.element_type, layout.ir.type,
+                                        AddressSpace.Register), layout)
 
 
 def copy(copy_atom, src, dst, *, pred=None, **kwargs):
@@ -894,29 +910,121 @@ def copy(copy_atom, src, dst, *, pred=None, **kwargs):
     builder().op("fly.copy", operands)
 
 
-# The loop order fly.gemm implements ((V,M,K)x(V,N,K): K outermost, then
-# M and N row-major serpentine).
-_GEMM_ORDERS = (None, GemmTraversalOrder.KMN_Serpentine)
+def _gemm_operand_list(name, x):
+    """The tensors of a gemm operand: one tensor, or a list whose first is
+    the operand and the rest its scale fragments (scaled MMA atoms)."""
+    group = list(x) if isinstance(x, (list, tuple)) else [x]
+    if not group:
+        fail("gemm", f"argument '{name}' is an empty list")
+    return [expect("gemm", name, t, _MEMREF) for t in group]
+
+
+def _gemm_tile_order(bounds, traversal_order, traversal_layout):
+    """The (m, n[, k]) tile coordinates of an expanded gemm, in the order
+    of traversal_layout (index i visits the tile at traversal_layout(i) in
+    the column-major numbering of the tiles) or of traversal_order (its
+    letters name the modes from the innermost loop to the outermost; a
+    _Serpentine order runs a loop backwards on odd passes of the loops
+    outside it). The default is NMK: K outermost, N innermost."""
+    total = 1
+    for b in bounds:
+        total *= b
+    if traversal_layout is not None:
+        tl = _layout_arg("gemm", "traversal_layout", traversal_layout)
+        if not tl.ir.type.is_static or cosize(tl).unpack() != total:
+            fail("gemm", f"traversal_layout {tl.ir.type} must be static with cosize {total}, "
+                         f"the number of tiles {bounds}")
+        for i in range(size(tl).unpack()):
+            tile = crd2idx(i, tl).unpack()
+            coord = []
+            for b in bounds:
+                coord.append(tile % b)
+                tile //= b
+            yield tuple(coord)
+        return
+    order = GemmTraversalOrder.NMK if traversal_order is None else traversal_order
+    try:
+        order = GemmTraversalOrder(int(order))
+    except (TypeError, ValueError):
+        fail("gemm", f"argument 'traversal_order' must be an fx.GemmTraversalOrder, not {order!r}")
+    letters, _, serpentine = order.name.partition("_")
+    loops = [("MNK".index(ch)) for ch in reversed(letters) if "MNK".index(ch) < len(bounds)]
+
+    def walk(depth, coord, passes):
+        if depth == len(loops):
+            yield tuple(coord)
+            return
+        dim = loops[depth]
+        for i in range(bounds[dim]):
+            coord[dim] = bounds[dim] - 1 - i if serpentine and passes % 2 else i
+            yield from walk(depth + 1, coord, passes * bounds[dim] + i)
+
+    yield from walk(0, [0] * len(bounds), 0)
 
 
 def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, atom_callback=None,
          **kwargs):
     """D = A * B + C over partitioned fragments; keyword arguments set the
-    atom's fields."""
+    atom's fields. `a` and `b` may be lists [operand, scales...] (for scaled
+    MMA atoms). With traversal_order, traversal_layout or atom_callback the
+    gemm is expanded here into one mma_atom_call per (m, n, k) tile, in that
+    order; atom_callback(atom, (m, n, k)) returns the atom of each call."""
     mma_atom = expect("gemm", "mma_atom", mma_atom, ("mma_atom", "tiled_mma"))
     if traversal_order is not None and traversal_layout is not None:
         fail("gemm", "give traversal_order or traversal_layout, not both")
-    if traversal_order not in _GEMM_ORDERS:
-        fail("gemm", f"traversal_order={traversal_order!r} is not supported (the order is "
-                     "K outermost, M and N serpentine: GemmTraversalOrder.KMN_Serpentine)")
-    if traversal_layout is not None:
-        fail("gemm", "traversal_layout= is not supported")
-    if atom_callback is not None:
-        fail("gemm", "atom_callback= is not supported")
     if kwargs:
         mma_atom = mma_atom.set_value(kwargs)
-    ops = [expect("gemm", n, t, _MEMREF) for n, t in (("d", d), ("a", a), ("b", b), ("c", c))]
-    builder().op("fly.gemm", [mma_atom.ir] + [t.ir for t in ops])
+    d = expect("gemm", "d", d, _MEMREF)
+    c = expect("gemm", "c", c, _MEMREF)
+    a, b = _gemm_operand_list("a", a), _gemm_operand_list("b", b)
+    if len(a) > 1 or len(b) > 1:
+        # Only a scaled MMA atom takes scale fragments; the universal FMA
+        # is the only MMA operation there is.
+        fail("gemm", f"scale fragments ({len(a) - 1} for a, {len(b) - 1} for b) need a scaled "
+                     f"MMA atom; {mma_atom.ir.type} takes none")
+    a, b = a[0], b[0]
+    ranks = tuple(rank(t) for t in (d, a, b, c))
+    if ranks not in ((1, 1, 1, 1), (3, 2, 2, 3), (3, 3, 3, 3)):
+        fail("gemm", f"needs rank-1 fragments, or rank-2/3 a and b with rank-3 c and d, not "
+                     f"ranks {ranks}")
+    if traversal_order is None and traversal_layout is None and atom_callback is None:
+        builder().op("fly.gemm", [mma_atom.ir] + [t.ir for t in (d, a, b, c)])
+        return
+    atom = mma_atom.mma_atom if isinstance(mma_atom, TiledMma) else mma_atom
+
+    def call(d_t, a_t, b_t, c_t, mnk):
+        this = atom if atom_callback is None else atom_callback(atom, mnk)
+        if not isinstance(this, MmaAtom):
+            fail("gemm", f"atom_callback must return an MmaAtom, not {describe(this)}")
+        mma_atom_call(this, d_t, a_t, b_t, c_t)
+
+    if ranks[0] == 1:
+        call(d, a, b, c, (0, 0, 0))
+        return
+
+    def extent(t, m):
+        n = size(t.shape[m]).unpack()
+        if not isinstance(n, int):
+            fail("gemm", f"mode {m} of {t.ir.type} must have a static size")
+        return n
+
+    bounds = (extent(d, 1), extent(d, 2))
+    if bounds != (extent(a, 1), extent(b, 1)) or bounds != (extent(c, 1), extent(c, 2)):
+        fail("gemm", f"the M and N modes of d {d.ir.type}, a {a.ir.type}, b {b.ir.type} and "
+                     f"c {c.ir.type} differ")
+    if ranks[1] == 3:
+        if extent(a, 2) != extent(b, 2):
+            fail("gemm", f"the K modes of a {a.ir.type} and b {b.ir.type} differ")
+        bounds += (extent(a, 2),)
+    accumulated = set()
+    for coord in _gemm_tile_order(bounds, traversal_order, traversal_layout):
+        mt, nt, rest = coord[0], coord[1], coord[2:]
+        # The first call on a tile of D reads C, later ones D itself.
+        src = d if (mt, nt) in accumulated else c
+        accumulated.add((mt, nt))
+        call(slice_(d, (None, mt, nt)), slice_(a, (None, mt) + rest),
+             slice_(b, (None, nt) + rest), slice_(src, (None, mt, nt)),
+             (mt, nt, rest[0] if rest else 0))
 
 
 # -- pointers and memory ----------------------------------------------------------------------------
@@ -936,12 +1044,46 @@ def make_ptr(result_type, args, *, dict_attrs=None):
     list holding it)."""
     t = _pointer_type("make_ptr", "result_type", result_type)
     if dict_attrs is not None:
-        fail("make_ptr", "dict_attrs= is not supported")
+        return _allocated_ptr(t, args, dict_attrs)
     raw = args[0] if isinstance(args, (list, tuple)) and len(args) == 1 else args
     if not hasattr(raw, "ir") or not str(raw.ir.type).startswith("!llvm.ptr"):
         fail("make_ptr", f"argument 'args' must be an LLVM pointer value, not {describe(raw)}")
     (v,) = builder().op("fly.make_ptr", [raw.ir], [t])
     return wrap(v)
+
+
+def _allocated_ptr(t, args, dict_attrs):
+    """FlyDSL's make_ptr with no arguments and allocation attributes: a
+    register pointer to {"allocSize": elements} fresh elements, or a shared
+    one to a new LDS block of {"allocBytes": n, "allocAlign": a}."""
+    if args not in ([], ()):
+        fail("make_ptr", "with dict_attrs= the pointer is allocated: 'args' must be []")
+    if not isinstance(dict_attrs, dict):
+        fail("make_ptr", f"argument 'dict_attrs' must be a dict of ints, not {describe(dict_attrs)}")
+
+    def field(name):
+        v = dict_attrs.get(name)
+        v = getattr(v, "value", v)
+        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            fail("make_ptr", f"dict_attrs['{name}'] must be a positive int, not {v!r}")
+        return v
+
+    space = space_name(t.address_space)
+    if space == "register":
+        n = field("allocSize")
+        frag = memref_alloca(MemRefType.get(_TypeText(str(t.element_type)),
+                                            make_layout(n, 1).ir.type, AddressSpace.Register),
+                             make_layout(n, 1))
+        return recast_iter(t, get_iter(frag))
+    if space == "shared":
+        from ..tracing.trace import KernelTrace
+        from ._smem import _static_lds
+        record = KernelTrace.current()
+        if record is None:
+            fail("make_ptr", "a shared allocation is made inside a kernel")
+        raw = _static_lds(record, field("allocBytes"), field("allocAlign"))
+        return recast_iter(t, raw)
+    fail("make_ptr", f"dict_attrs= allocates register or shared memory, not {space} memory")
 
 
 class _LLVMPointer(FlyValue):

@@ -105,6 +105,14 @@ class Basis:
     def __repr__(self):
         return f"{self.value}" + "".join(f"E{m}" for m in self.modes)
 
+    def __int_tuple_pattern__(self, leaves):
+        """Its int_tuple leaf text (value E<m0>E<m1>...), its dynamic scale
+        collected into `leaves` (_core._pattern's protocol)."""
+        scale = _core._pattern(self.value, leaves)
+        if scale.startswith("(") or scale == "*":
+            fail("Basis", f"a basis leaf scales by an integer, not {self.value!r}")
+        return scale + "".join(f"E{m}" for m in self.modes)
+
 
 def E(*mode):
     """The unit basis stride along a mode path: E(0) is 1E0, E(0, 1) 1E0E1;
@@ -583,6 +591,10 @@ class TiledCopy(_Atom):
 
     tile_mn = property(lambda self: self._member("tile"))
     layout_tv_tiled = property(lambda self: self._member("layout_tv"))
+    # (thread, (AtomVal, RestVal)) -> tile index in the source's and the
+    # destination's own thread and value order.
+    layout_src_tv_tiled = property(lambda self: self._member("layout_src_tv_tiled"))
+    layout_dst_tv_tiled = property(lambda self: self._member("layout_dst_tv_tiled"))
 
     @property
     def copy_atom(self):

@@ -99,8 +99,9 @@ func.func @copy_widths(%h: !llvm.ptr<1>, %b: !llvm.ptr<3>, %r: !llvm.ptr<5>) -> 
 // -----
 
 // Atomic add of f32 and max of i32 on global and shared memory: one
-// monotonic atomicrmw of the single value, syncscope "agent" for global and
-// "workgroup" for shared; float add is fadd, integer max the signed max.
+// monotonic atomicrmw of the single value with the atom's syncscope (here
+// "agent" and "workgroup" for the adds, the system scope, no syncscope, for
+// the maxes); float add is fadd, integer max the signed max.
 // CHECK-LABEL: func.func @atomics
 // CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1>, %[[S:.*]]: !llvm.ptr<3>, %[[F:.*]]: vector<1xf32>, %[[I:.*]]: vector<1xi32>)
 // CHECK:         %[[F0:.*]] = llvm.extractelement %[[F]][%{{.*}} : i32] : vector<1xf32>
@@ -108,21 +109,22 @@ func.func @copy_widths(%h: !llvm.ptr<1>, %b: !llvm.ptr<3>, %r: !llvm.ptr<5>) -> 
 // CHECK:         %[[F1:.*]] = llvm.extractelement %[[F]][%{{.*}} : i32] : vector<1xf32>
 // CHECK-NEXT:    llvm.atomicrmw fadd %[[S]], %[[F1]] syncscope("workgroup") monotonic {alignment = 4 : i64} : !llvm.ptr<3>, f32
 // CHECK:         %[[I0:.*]] = llvm.extractelement %[[I]][%{{.*}} : i32] : vector<1xi32>
-// CHECK-NEXT:    llvm.atomicrmw max %[[G]], %[[I0]] syncscope("agent") monotonic {alignment = 16 : i64} : !llvm.ptr<1>, i32
+// CHECK-NEXT:    llvm.atomicrmw max %[[G]], %[[I0]] monotonic {alignment = 16 : i64} : !llvm.ptr<1>, i32
 // CHECK:         %[[I1:.*]] = llvm.extractelement %[[I]][%{{.*}} : i32] : vector<1xi32>
-// CHECK-NEXT:    llvm.atomicrmw max %[[S]], %[[I1]] syncscope("workgroup") monotonic {alignment = 4 : i64} : !llvm.ptr<3>, i32
+// CHECK-NEXT:    llvm.atomicrmw max %[[S]], %[[I1]] monotonic {alignment = 4 : i64} : !llvm.ptr<3>, i32
 // CHECK-NOT:     fly.
 // CHECK:         return
 func.func @atomics(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: vector<1xf32>, %i: vector<1xi32>) {
   %l = fly.static : !fly.layout<1:0>
-  %add = fly.static : !fly.copy_atom<!fly.universal_atomic<add, f32>, 32>
+  %add = fly.static : !fly.copy_atom<!fly.universal_atomic<add, f32, "agent">, 32>
+  %addw = fly.static : !fly.copy_atom<!fly.universal_atomic<add, f32, "workgroup">, 32>
   %max = fly.static : !fly.copy_atom<!fly.universal_atomic<max, i32>, 32>
   %pgf = fly.make_ptr(%g) : (!llvm.ptr<1>) -> !fly.ptr<f32, global>
   %mgf = fly.make_view(%pgf, %l) : (!fly.ptr<f32, global>, !fly.layout<1:0>)
-  fly.copy_atom_call_ssa(%add, %f, %mgf) : (!fly.copy_atom<!fly.universal_atomic<add, f32>, 32>, vector<1xf32>, !fly.memref<f32, global, 1:0>) -> ()
+  fly.copy_atom_call_ssa(%add, %f, %mgf) : (!fly.copy_atom<!fly.universal_atomic<add, f32, "agent">, 32>, vector<1xf32>, !fly.memref<f32, global, 1:0>) -> ()
   %psf = fly.make_ptr(%s) : (!llvm.ptr<3>) -> !fly.ptr<f32, shared>
   %msf = fly.make_view(%psf, %l) : (!fly.ptr<f32, shared>, !fly.layout<1:0>)
-  fly.copy_atom_call_ssa(%add, %f, %msf) : (!fly.copy_atom<!fly.universal_atomic<add, f32>, 32>, vector<1xf32>, !fly.memref<f32, shared, 1:0>) -> ()
+  fly.copy_atom_call_ssa(%addw, %f, %msf) : (!fly.copy_atom<!fly.universal_atomic<add, f32, "workgroup">, 32>, vector<1xf32>, !fly.memref<f32, shared, 1:0>) -> ()
   %pgi = fly.make_ptr(%g) : (!llvm.ptr<1>) -> !fly.ptr<i32, global, align<16>>
   %mgi = fly.make_view(%pgi, %l) : (!fly.ptr<i32, global, align<16>>, !fly.layout<1:0>)
   fly.copy_atom_call_ssa(%max, %i, %mgi) : (!fly.copy_atom<!fly.universal_atomic<max, i32>, 32>, vector<1xi32>, !fly.memref<i32, global, 1:0, align<16>>) -> ()
@@ -135,11 +137,11 @@ func.func @atomics(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: vector<1xf32>, %i: ve
 // -----
 
 // The other atomic operations: min of f16 is fmin, add of i64 is add,
-// min of i8 the signed min.
+// min of i8 the signed min (all of the system scope: no syncscope).
 // CHECK-LABEL: func.func @atomic_ops
-// CHECK:         llvm.atomicrmw fmin %{{.*}}, %{{.*}} syncscope("agent") monotonic {alignment = 2 : i64} : !llvm.ptr<1>, f16
-// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("workgroup") monotonic {alignment = 8 : i64} : !llvm.ptr<3>, i64
-// CHECK:         llvm.atomicrmw min %{{.*}}, %{{.*}} syncscope("agent") monotonic {alignment = 1 : i64} : !llvm.ptr, i8
+// CHECK:         llvm.atomicrmw fmin %{{.*}}, %{{.*}} monotonic {alignment = 2 : i64} : !llvm.ptr<1>, f16
+// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic {alignment = 8 : i64} : !llvm.ptr<3>, i64
+// CHECK:         llvm.atomicrmw min %{{.*}}, %{{.*}} monotonic {alignment = 1 : i64} : !llvm.ptr, i8
 func.func @atomic_ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %p: !llvm.ptr, %h: vector<1xf16>, %j: vector<1xi64>, %b: vector<1xi8>) {
   %l = fly.static : !fly.layout<1:0>
   %fmin = fly.static : !fly.copy_atom<!fly.universal_atomic<min, f16>, 16>
@@ -169,7 +171,7 @@ func.func @atomic_ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %p: !llvm.ptr, %h: vec
 // CHECK-NEXT:    %[[X:.*]] = llvm.load %[[S]] {alignment = 4 : i64} : !llvm.ptr<3> -> vector<1xf32>
 // CHECK-NEXT:    %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:    %[[X0:.*]] = llvm.extractelement %[[X]][%[[C0]] : i32] : vector<1xf32>
-// CHECK-NEXT:    llvm.atomicrmw fadd %[[G]], %[[X0]] syncscope("agent") monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.atomicrmw fadd %[[G]], %[[X0]] monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
 // CHECK-NEXT:    return
 func.func @copy_memory(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>) {
   %tc = fly.static : !fly.tiled_copy<!fly.copy_atom<!fly.universal_copy<128>, 16>, (64,8):(8,1), [8|64]>

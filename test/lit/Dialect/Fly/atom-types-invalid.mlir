@@ -28,6 +28,11 @@ func.func private @f(!fly.universal_atomic<mul, f32>)
 
 // -----
 
+// expected-error @+1 {{universal_atomic: unknown sync scope "device"}}
+func.func private @f(!fly.universal_atomic<add, f32, "device">)
+
+// -----
+
 // expected-error @+1 {{universal_atomic: the element type must be an integer or float type of 8 to 128 bits, got 'i1'}}
 func.func private @f(!fly.universal_atomic<add, i1>)
 

@@ -65,9 +65,14 @@ func.func private @tiled(
 // CHECK:         fly.static : !fly.copy_atom<!fly.universal_copy<64>, 16>
 // CHECK:         fly.static : !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (2,2,1):(1,2,0)>
 // CHECK:         fly.static : !fly.universal_atomic<add, f16>
+// The sync scope is printed unless it is the system's (empty).
+// CHECK:         fly.static : !fly.universal_atomic<max, i32, "wavefront">
+// CHECK:         fly.static : !fly.universal_atomic<add, f32>{{$}}
 func.func @materialised() {
   %0 = fly.static : !fly.copy_atom<!fly.universal_copy<64>, 16>
   %1 = fly.static : !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (2,2,1):(1,2,0)>
   %2 = fly.static : !fly.universal_atomic<add, f16>
+  %3 = fly.static : !fly.universal_atomic<max, i32, "wavefront">
+  %4 = fly.static : !fly.universal_atomic<add, f32, "">
   return
 }

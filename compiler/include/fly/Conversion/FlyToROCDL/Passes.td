@@ -52,9 +52,9 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
       add is `fadd` (floats) or `add` (integers); max and min are
       `fmax`/`fmin` for floats (LLVM's maxnum/minnum: a NaN operand yields
       the other one) and the signed `max`/`min` for integers (a signless
-      integer is taken as signed). The syncscope is "workgroup" for a shared
-      destination, the memory one workgroup shares, and "agent" (the whole
-      device) for global and generic ones.
+      integer is taken as signed). Its syncscope is the atom's
+      (`universal_atomic<add, f32, "agent">`), the system scope when it
+      names none.
     - `fly.copy_atom_call(%atom, %src, %dst)`, both sides in memory (global to
       shared, or what fly-convert-atom-call-to-ssa-form left), is the load of
       the source values followed by their store (bitcast first when the two

@@ -155,7 +155,17 @@ UniversalFmaType::verify(function_ref<InFlightDiagnostic()> emitError, Type d,
 
 LogicalResult
 UniversalAtomicType::verify(function_ref<InFlightDiagnostic()> emitError,
-                            StringRef op, Type valueType) {
+                            StringRef op, Type valueType, StringRef syncscope) {
+  // The scopes LLVM's AMDGPU backend knows (the empty one is the system).
+  static constexpr StringRef kScopes[] = {
+      "", "singlethread", "agent", "workgroup", "wavefront",
+      "singlethread-one-as", "agent-one-as", "workgroup-one-as",
+      "wavefront-one-as", "one-as"};
+  if (!llvm::is_contained(kScopes, syncscope))
+    return emitError() << "universal_atomic: unknown sync scope \""
+                       << syncscope << "\" (expected \"\" (system), "
+                       << "\"singlethread\", \"agent\", \"workgroup\", "
+                       << "\"wavefront\" or one of their \"-one-as\" forms)";
   if (op != "add" && op != "max" && op != "min")
     return emitError() << "universal_atomic: the operation must be add, max "
                        << "or min, got '" << op << "'";
@@ -260,20 +270,28 @@ void UniversalFmaType::print(AsmPrinter &p) const {
   p << '>';
 }
 
-/// universal_atomic ::= `<` (`add` | `max` | `min`) `,` T `>`
+/// universal_atomic ::= `<` (`add` | `max` | `min`) `,` T (`,` string)? `>`
 Type UniversalAtomicType::parse(AsmParser &p) {
   SMLoc loc = p.getCurrentLocation();
   StringRef op;
   Type valueType;
+  std::string syncscope;
   if (p.parseLess() || p.parseKeyword(&op) || p.parseComma() ||
-      p.parseType(valueType) || p.parseGreater())
+      p.parseType(valueType))
+    return {};
+  if (succeeded(p.parseOptionalComma()) && p.parseString(&syncscope))
+    return {};
+  if (p.parseGreater())
     return {};
   return getChecked([&] { return p.emitError(loc); }, p.getContext(), op,
-                    valueType);
+                    valueType, StringRef(syncscope));
 }
 
 void UniversalAtomicType::print(AsmPrinter &p) const {
-  p << '<' << getOp() << ", " << getValueType() << '>';
+  p << '<' << getOp() << ", " << getValueType();
+  if (!getSyncscope().empty())
+    p << ", \"" << getSyncscope() << '"';
+  p << '>';
 }
 
 /// copy_atom ::= `<` OP `,` integer `>`

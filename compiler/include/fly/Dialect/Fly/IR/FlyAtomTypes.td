@@ -51,9 +51,14 @@ def Fly_UniversalAtomicType
     `!fly.universal_atomic<add, f32>`: OP is `add`, `max` or `min`, T an
     integer or float type of 8 to 128 bits. As a copy operation it moves
     one element of T (the source is read, the destination updated).
+    `!fly.universal_atomic<add, f32, "agent">` names the LLVM sync scope
+    of the atomic (for AMDGPU "agent", "workgroup", "wavefront",
+    "singlethread" and their "-one-as" forms); without one it is the
+    system scope (LLVM's default, the empty string).
   }];
   let parameters = (ins StringRefParameter<"the operation">:$op,
-                        "::mlir::Type":$valueType);
+                        "::mlir::Type":$valueType,
+                        StringRefParameter<"the LLVM sync scope", [{""}]>:$syncscope);
 }
 
 //===----------------------------------------------------------------------===//
