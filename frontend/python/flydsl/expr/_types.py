@@ -157,7 +157,7 @@ def as_ir_value(value, *, keep_static=False):
     if isinstance(value, list):
         return [as_ir_value(v, keep_static=keep_static) for v in value]
     if isinstance(value, nm.Numeric):
-        if keep_static and value.ir is None:
+        if keep_static and value.is_static():
             return value.host_value
         return value.ir_value()
     if isinstance(value, (bool, int, float)):

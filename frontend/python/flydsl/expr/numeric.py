@@ -130,7 +130,6 @@ def _numpy_dtype(name, width, signed):
 class Numeric(metaclass=NumericMeta):
     """A dynamic value of an integer or float type."""
 
-    __fly_dynamic__ = True
     mlir_type = ""
 
     def __init__(self, value):
@@ -138,27 +137,49 @@ class Numeric(metaclass=NumericMeta):
             if str(value.type) == type(self).mlir_type or not type(self).mlir_type:
                 self.ir = value
             else:  # an SSA value of another type: converted, as FlyDSL's constructors do
-                self.ir = convert(wrap(value), type(self)).ir
-        elif isinstance(value, (bool, int, float)) and not isinstance(value, Numeric) \
-                and not Trace.active():
-            # An argument for a @flyc.jit function: a number of this type.
-            self.ir = None
-            self.host_value = (bool(value) if type(self).width == 1 else
-                               float(value) if type(self).is_float else
-                               _wrap_int(_int_of(value), type(self)))
+                self.ir = convert(wrap(value), type(self))._ir
+        elif isinstance(value, (bool, int, float)) and not isinstance(value, Numeric):
+            # A Python number: a static value (folded in arithmetic, made an
+            # arith.constant where an SSA value is needed), in a trace or
+            # outside one (an argument for a @flyc.jit function).
+            self.host_value = _static_value(value, type(self))
+        elif isinstance(value, Numeric) and not isinstance(value, Vector) and value.is_static():
+            self.host_value = _static_value(value.host_value, type(self))
         elif isinstance(value, Numeric):
-            self.ir = convert(value, type(self)).ir
-        elif isinstance(value, (bool, int, float)):
-            self.ir = constant(value, type(self)).ir
+            self.ir = convert(value, type(self))._ir
         else:
             _fail(f"{type(self).__name__}(): cannot make a {type(self).__name__} from "
                   f"{_describe(value)}")
+
+    @property
+    def _ir(self):
+        """The SSA value of a dynamic numeric, None for a static one."""
+        return self.__dict__.get("ir")
+
+    def __getattr__(self, name):
+        # `ir` of a static value (which has no `ir` of its own: a numeric
+        # class has no `ir` either): inside a trace an arith.constant of it,
+        # made once per block; outside a trace None.
+        if name != "ir" or "host_value" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if not Trace.active():
+            return None
+        block = builder().current
+        made = self.__dict__.get("_materialized")
+        if made is None or made[0] is not block:
+            made = (block, constant(self.host_value, type(self))._ir)
+            self.__dict__["_materialized"] = made
+        return made[1]
+
+    @property
+    def __fly_dynamic__(self):
+        return self._ir is not None
 
     # -- FlyDSL's value members ---------------------------------------------
     @property
     def value(self):
         """The SSA value, or the Python number of a host value."""
-        return self.ir if self.ir is not None else self.host_value
+        return self._ir if self._ir is not None else self.host_value
 
     @property
     def dtype(self):
@@ -175,12 +196,12 @@ class Numeric(metaclass=NumericMeta):
     def is_static(self) -> bool:
         """Whether this holds a Python number (a host value) rather than an
         SSA value of the trace."""
-        return self.ir is None
+        return self._ir is None
 
     def ir_value(self) -> Value:
-        if self.ir is None:
-            return constant(self.host_value, type(self)).ir
-        return self.ir
+        if self._ir is None:
+            return constant(self.host_value, type(self))._ir
+        return self._ir
 
     @classmethod
     def type_handle(cls):
@@ -211,7 +232,7 @@ class Numeric(metaclass=NumericMeta):
         """This value converted to numeric type `dtype` (by value), or with
         dtype=int/float/bool the Python number of a host value."""
         if dtype in (int, float, bool):
-            if self.ir is not None:
+            if self._ir is not None:
                 _fail(f"{type(self).__name__}.to({dtype.__name__}): a dynamic value has no "
                       "Python number")
             return dtype(self.host_value)
@@ -237,6 +258,12 @@ class Numeric(metaclass=NumericMeta):
         from ._elementwise import select
 
         cond = self if _element(self) is Boolean else self != 0
+        if _is_static(cond) and not isinstance(true_value, Vector) \
+                and not isinstance(false_value, Vector):
+            # a static condition picks its value, both brought to their common type
+            common = promote(_class_of(true_value, "select"), _class_of(false_value, "select"))
+            chosen = true_value if cond.host_value else false_value
+            return common(chosen) if _is_static(chosen) else convert(chosen, common)
         return select(cond, true_value, false_value, fname="select", promote=True)
 
     def maximumf(self, other):
@@ -275,22 +302,22 @@ class Numeric(metaclass=NumericMeta):
 
     # -- Python protocol ------------------------------------------------------
     def __bool__(self):
-        if self.ir is None:
+        if self._ir is None:
             return bool(self.host_value)
         _fail(f"a dynamic {type(self).__name__} used as a Python bool: its value is "
               "only known when the kernel runs (write the condition in an `if` or "
               "`while` of a traced function, or use fx.const_expr for a Python value)")
 
     def __index__(self):
-        if self.ir is None and not type(self).is_float:
+        if self._ir is None and not type(self).is_float:
             return int(self.host_value)
         _fail(f"a dynamic {type(self).__name__} used as a Python int")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.ir.name if self.ir is not None else self.host_value!r})"
+        return f"{type(self).__name__}({self._ir.name if self._ir is not None else self.host_value!r})"
 
     def __str__(self) -> str:
-        return "?" if self.ir is not None else str(self.host_value)
+        return "?" if self._ir is not None else str(self.host_value)
 
     # -- arithmetic -----------------------------------------------------------
     def __add__(self, o): return _binary(self, o, "add")
@@ -326,6 +353,8 @@ class Numeric(metaclass=NumericMeta):
         cls = _element(self)
         if cls is Boolean:
             _fail("unary minus is not defined on Boolean")
+        if _is_static(self):
+            return cls(-self.host_value)
         if cls.is_float:
             return emit("arith.negf", [self], self, cls, fastmath_attr(None))
         return _binary(0, self, "sub", literal_like=True)
@@ -336,12 +365,19 @@ class Numeric(metaclass=NumericMeta):
     def __abs__(self):
         from .math import _abs
 
+        if _is_static(self):
+            if type(self) is Boolean:
+                _fail("abs is not defined on Boolean")
+            return type(self)(abs(self.host_value))
+
         return _abs("abs", self)
 
     def __invert__(self):
         cls = _element(self)
         if cls.is_float:
             _fail(f"~ is not defined on {cls.__name__}")
+        if _is_static(self):
+            return cls(not self.host_value if cls is Boolean else ~self.host_value)
         return _binary(self, -1 if cls is not Boolean else True, "xor", literal_like=True)
 
     def __lt__(self, o): return _compare(self, o, "lt")
@@ -600,8 +636,14 @@ class Vector(Numeric):
 
     def __getitem__(self, idx):
         """An element (an int, a numeric index, or a coordinate tuple of the
-        shape, row-major)."""
+        shape, row-major); None is the whole vector, and a coordinate tuple
+        with None in some modes the sub-vector of those modes (the others
+        fixed), of the shape of the None modes."""
         b = builder()
+        if idx is None:
+            return self
+        if isinstance(idx, tuple) and any(c is None for c in _flatten(idx)):
+            return self._slice(idx)
         if isinstance(idx, tuple):
             flat = _flatten(idx)
             dims = _flatten(self._shape)
@@ -624,6 +666,99 @@ class Vector(Numeric):
                         "static_position = array<i64: -9223372036854775808>")
             return self._dtype(e)
         _fail(f"a Vector index must be an int, an integer numeric or a tuple, not {_describe(idx)}")
+
+    def _slice(self, coord):
+        dims = _flatten(self._shape)
+        flat = _flatten(coord)
+        if len(flat) != len(dims) or not all(c is None or (isinstance(c, int)
+                                                           and not isinstance(c, bool)) for c in flat):
+            _fail(f"Vector index {coord}: a static coordinate of shape {self._shape} "
+                  "(ints or None) expected")
+        for c, d in zip(flat, dims):
+            if c is not None and not 0 <= c < d:
+                _fail(f"Vector index {coord}: out of range for shape {self._shape}")
+        # the selected lanes, row-major (the last mode fastest), as in the index
+        lanes = [0]
+        for c, d in zip(flat, dims):
+            lanes = [l * d + j for l in lanes for j in ((c,) if c is not None else range(d))]
+        shape = _slice_shape(self._shape, coord)
+        return self.shuffle(self, lanes).reshape(shape if shape else (1,))
+
+    def shuffle(self, other, mask):
+        """The vector of lanes `mask` (static ints) picked from this vector's
+        lanes followed by `other`'s (vector.shuffle; -1 is an undefined lane)."""
+        if not isinstance(other, Vector) or other.dtype.mlir_type != self._dtype.mlir_type:
+            _fail(f"Vector.shuffle: the other operand must be a Vector of {self._dtype.__name__}, "
+                  f"not {_describe(other) if not isinstance(other, Vector) else other.dtype.__name__}")
+        mask = list(mask)
+        total = self.numel + other.numel
+        if not mask or not all(isinstance(m, int) and not isinstance(m, bool) and -1 <= m < total
+                               for m in mask):
+            _fail(f"Vector.shuffle: the mask must be a non-empty list of ints in [-1, {total}), "
+                  f"not {mask!r}")
+        attrs = "mask = array<i64: " + ", ".join(str(m) for m in mask) + ">"
+        (v,) = builder().op("vector.shuffle", [self.ir, other.ir],
+                            [Vector.make_type(len(mask), self._dtype)], attrs)
+        return Vector(v, (len(mask),), self._dtype)
+
+    def with_signedness(self, signed):
+        """This vector read as signed or unsigned integers of its width."""
+        if not self._dtype.is_integer or self._dtype in (Boolean, Index):
+            _fail(f"Vector.with_signedness: a vector of {self._dtype.__name__} has no signedness")
+        cls = next(c for c in NUMERIC_TYPES if c.is_integer and c.width == self._dtype.width
+                   and c.signed == bool(signed) and c is not Index)
+        return Vector(self.ir, self._shape, cls)
+
+    def _cast_op(self, name, op, target_type, kinds, fastmath=None):
+        from ._elementwise import fastmath_attr
+
+        cls = _target_element(name, target_type, self.numel)
+        ok = {"float": cls.is_float and self._dtype.is_float,
+              "int": cls.is_integer and self._dtype.is_integer and cls is not Index
+              and self._dtype is not Index,
+              "index": (cls is Index) != (self._dtype is Index) and cls.is_integer
+              and self._dtype.is_integer}[kinds]
+        wider = cls.width > self._dtype.width
+        if not ok or (op in ("arith.extf", "arith.extui", "arith.extsi") and not wider) or \
+                (op in ("arith.truncf", "arith.trunci") and cls.width >= self._dtype.width):
+            _fail(f"Vector.{name}: cannot {name} a vector of {self._dtype.__name__} to "
+                  f"{cls.__name__}")
+        fm = fastmath_attr(fastmath) if kinds == "float" else ""
+        (v,) = builder().op(op, [self.ir], [Vector.make_type(self.numel, cls)], fm)
+        return Vector(v, self._shape, cls)
+
+    def extf(self, target_type, *, fastmath=None):
+        """Each element widened to the float type `target_type` (arith.extf)."""
+        return self._cast_op("extf", "arith.extf", target_type, "float", fastmath)
+
+    def truncf(self, target_type, *, fastmath=None):
+        """Each element rounded to the narrower float type (arith.truncf)."""
+        return self._cast_op("truncf", "arith.truncf", target_type, "float", fastmath)
+
+    def extui(self, target_type):
+        """Each element zero-extended to the wider integer type (arith.extui)."""
+        return self._cast_op("extui", "arith.extui", target_type, "int")
+
+    def extsi(self, target_type):
+        """Each element sign-extended to the wider integer type (arith.extsi)."""
+        return self._cast_op("extsi", "arith.extsi", target_type, "int")
+
+    def trunci(self, target_type):
+        """Each element's low bits as the narrower integer type (arith.trunci)."""
+        return self._cast_op("trunci", "arith.trunci", target_type, "int")
+
+    def index_cast(self, target_type):
+        """Each element cast between index and an integer type (arith.index_cast)."""
+        cls = _target_element("index_cast", target_type, self.numel)
+        if cls is self._dtype:
+            return self
+        return self._cast_op("index_cast", "arith.index_cast", target_type, "index")
+
+    def rsqrt(self, *, fastmath=None):
+        """1 / sqrt of each element (fx.math.rsqrt)."""
+        from .math import rsqrt
+
+        return rsqrt(self, fastmath=fastmath)
 
     def select(self, true_value, false_value):
         """Lane-wise: `true_value` where this vector of conditions holds."""
@@ -670,6 +805,39 @@ class Vector(Numeric):
 
 _REDUCE_KINDS = {"add": ("add", "add", "add"), "mul": ("mul", "mul", "mul"),
                  "max": ("maxnumf", "maxsi", "maxui"), "min": ("minimumf", "minsi", "minui")}
+
+
+def _target_element(name, target_type, numel):
+    """The element class of a cast's target: a numeric class, or a type
+    handle (or its text) of a scalar type or of a vector of `numel` lanes."""
+    if isinstance(target_type, type) and issubclass(target_type, Numeric) \
+            and target_type is not Vector and target_type.mlir_type:
+        return target_type
+    text = str(target_type) if target_type is not None else ""
+    if text.startswith("vector<"):
+        n, elem = _vector_parts(text)
+        if n != numel:
+            _fail(f"Vector.{name}: the target {text} has {n} lanes, the vector {numel}")
+        text = elem
+    cls = _BY_MLIR.get(text)
+    if cls is None:
+        _fail(f"Vector.{name}: the target type must be a numeric class or a scalar or vector "
+              f"type, not {_describe(target_type)}")
+    return cls
+
+
+def _slice_shape(shape, coord):
+    """The shape of the modes of `shape` that `coord` leaves None (nested
+    modes kept where a whole mode is None)."""
+    out = []
+    for dim, c in zip(shape, coord if isinstance(coord, (tuple, list)) else (coord,)):
+        if c is None:
+            out.append(dim)
+        elif isinstance(dim, (tuple, list)):
+            sub = _slice_shape(dim, c)
+            if sub:
+                out.append(sub)
+    return tuple(out)
 
 
 def _vector_parts(t):
@@ -739,6 +907,69 @@ def _wrap_int(value: int, cls) -> int:
     return value
 
 
+def _static_value(x, cls):
+    """The Python number a static `cls` holds for the Python number `x`:
+    as FlyDSL keeps it, a float as a Python float (not rounded to the
+    type), an integer reduced to the type's width (a float truncated toward
+    zero first), a Boolean as a bool."""
+    if cls is Boolean or cls.width == 1:
+        return bool(x)
+    if cls.is_float:
+        return float(x)
+    return _wrap_int(_int_of(x), cls)
+
+
+def _is_static(x) -> bool:
+    """A Python number or a static scalar numeric (folded in arithmetic)."""
+    if isinstance(x, Numeric):
+        return not isinstance(x, Vector) and x.is_static()
+    return isinstance(x, (bool, int, float))
+
+
+def _python_value(x):
+    return x.host_value if isinstance(x, Numeric) else x
+
+
+_PY_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+           "truediv": lambda a, b: a / b, "floordiv": lambda a, b: a // b,
+           "mod": lambda a, b: a % b, "pow": lambda a, b: a ** b,
+           "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+           "shl": lambda a, b: a << b, "shr": lambda a, b: a >> b,
+           "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+           "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_COMPARISONS = {"lt", "le", "gt", "ge", "eq", "ne"}
+
+
+def _fold(a, b, kind):
+    """`a <kind> b` of two static operands, computed by Python on their
+    values brought to the common type, as FlyDSL 0.4.2 folds them: integer
+    results wrap to the type, `//` and `%` are Python's (floor and the
+    divisor's sign), floats are Python floats (double precision)."""
+    ca, cb = _class_of(a, kind), _class_of(b, kind)
+    common = promote(ca, cb)
+    if kind in _INT_ONLY and common.is_float:
+        _fail(f"'{_SYMBOL[kind]}' needs integer operands, not {common.__name__}")
+    va = _static_value(_static_value(_python_value(a), _class_of(a, kind)), common)
+    vb = _static_value(_static_value(_python_value(b), _class_of(b, kind)), common)
+    if kind in _COMPARISONS:
+        out = Boolean
+    elif kind == "truediv" and not common.is_float:
+        out = Float64 if common.width > 32 else Float32
+    else:
+        out = common
+    try:
+        result = _PY_OPS[kind](va, vb)
+    except ZeroDivisionError:
+        _fail(f"'{_SYMBOL[kind]}' of the static values {common.__name__}({va!r}) and "
+              f"{common.__name__}({vb!r}): division by zero")
+    except (ValueError, OverflowError) as e:
+        _fail(f"'{_SYMBOL[kind]}' of the static values {common.__name__}({va!r}) and "
+              f"{common.__name__}({vb!r}): {e}")
+    if isinstance(result, complex):
+        _fail(f"'{_SYMBOL[kind]}' of the static values {va!r} and {vb!r} has no real value")
+    return out(result)
+
+
 def constant(x, cls):
     """An arith.constant of class `cls` (a Python int wraps to the width)."""
     if isinstance(x, Numeric):
@@ -779,8 +1010,8 @@ def convert(x, cls):
     does (to Boolean as `x != 0`, Index by index_cast, vectors elementwise)."""
     if not isinstance(x, Numeric):
         return constant(x, cls)
-    if x.ir is None:
-        return constant(x.host_value, cls)
+    if x.is_static() and not isinstance(x, Vector):
+        return x if type(x) is cls else cls(x)  # folded: a static value of cls
     from .arith import cast  # late: arith builds on this module
 
     return cast(x, cls)
@@ -796,6 +1027,9 @@ def _round_to(x, dtype, rounding_mode):
     if not (src.is_float and dtype.is_float):
         _fail(f"to(): rounding_mode is for float-to-float conversions, not {src.__name__} -> "
               f"{dtype.__name__}")
+    if _is_static(x):  # as FlyDSL: a rounding needs a run-time value
+        _fail(f"to(): rounding_mode needs a run-time value, but this {src.__name__} holds the "
+              f"static value {x.host_value!r}")
     if dtype.width >= src.width:
         return convert(x, dtype)  # exact: no rounding
     attrs = f"roundingmode = {int(rounding_mode.value)} : i32"
@@ -890,6 +1124,12 @@ def _prepare(x, cls, shape):
 def _binary(a, b, kind, fastmath=None, literal_like=False):
     from ._elementwise import emit, fastmath_attr
 
+    if _is_static(a) and _is_static(b):
+        if literal_like:  # a front-end constant takes the numeric operand's type
+            num = a if isinstance(a, Numeric) else b
+            a, b = (a, type(num)(b)) if num is a else (type(num)(a), b)
+        return _fold(a, b, kind)
+
     a, b, cls = operands(a, b, kind, literal_like)
     fm = fastmath_attr(fastmath)
     if kind == "truediv" and not cls.is_float:
@@ -920,5 +1160,7 @@ def _compare(a, b, kind):
     """A Boolean, or for vectors a vector of Booleans (elementwise)."""
     from ._elementwise import compare
 
+    if _is_static(a) and _is_static(b):
+        return _fold(a, b, kind)
     a, b, _ = operands(a, b, kind)
     return compare(a, b, kind)
