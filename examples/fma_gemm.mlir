@@ -27,7 +27,7 @@
 !acol = !fly.memref<f32, global, (1,8):(0,?{div=16})>
 !cpart = !fly.memref<f32, global, (1,8,8):(0,?{div=16},16)>
 !afrag = !fly.memref<f32, register, (1,8):(0,1)>
-!cfrag = !fly.memref<f32, register, (1,8,8):(0,1,8)>
+!cfrag = !fly.memref<f32, register, (1,8,8):(0,8,1)>
 
 module attributes {gpu.container_module} {
   gpu.module @fma_gemm_module {
@@ -59,7 +59,7 @@ module attributes {gpu.container_module} {
       %tA = fly.tiled_mma.partition(%mma, %gA, %t) {operand = "A"} : (!mma, !arows, i32) -> !apart
       %tB = fly.tiled_mma.partition(%mma, %gB, %t) {operand = "B"} : (!mma, !arows, i32) -> !apart
       %tC = fly.tiled_mma.partition(%mma, %gC, %t) {operand = "C"} : (!mma, !ctile, i32) -> !cpart
-      %fC = fly.mma.make_fragment(%mma, %tC) {operand = "C"} : (!mma, !cpart) -> !cfrag
+      %fC = fly.mma.make_fragment(%mma, %gC) {operand = "C"} : (!mma, !ctile) -> !cfrag
       %zeros = arith.constant dense<0.0> : vector<64xf32>
       fly.memref.store_vec(%zeros, %fC) : (vector<64xf32>, !cfrag)
 

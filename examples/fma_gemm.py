@@ -8,7 +8,8 @@ What it shows
   * the block's operands: ``fx.flat_divide(C, (128, 128))[None, None, bid_x,
     bid_y]`` for its tile of C, and ``fx.flat_divide(A, (128, None))`` (the
     K mode left whole) for its 128 rows of A and of B;
-  * ``thr_mma.partition_A/B/C`` and ``make_fragment_C``; a K loop over a
+  * ``thr_mma.partition_A/B/C``, and ``make_fragment_C(gC)`` for the
+    accumulators (given the block's whole tile, as FlyDSL takes it); a K loop over a
     run-time K (a Python ``for`` over ``range(K)`` becomes an scf.for) that
     copies the thread's 8 + 8 elements of column k into register fragments
     with 32-bit copies and calls ``fx.gemm`` (64 FMAs); the accumulators
@@ -47,7 +48,7 @@ def fma_gemm_kernel(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, tiled_mma: fx.Tile
     tA = thr_mma.partition_A(gA)       # (1, 8, K)
     tB = thr_mma.partition_B(gB)       # (1, 8, K)
     tC = thr_mma.partition_C(gC)       # (1, 8, 8)
-    acc = thr_mma.make_fragment_C(tC)
+    acc = thr_mma.make_fragment_C(gC)  # registers for thread's part of the whole tile
     acc.fill(0.0)
 
     copy_atom = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)

@@ -7,7 +7,8 @@ copy_atom.hpp, mma_atom.hpp, the CUTLASS docs "TiledCopy", "TiledMMA",
 * make_layout_tv: raked_product, right_inverse, with_shape.
 * TiledCopy: tidfrg_S/D (tile2thrfrg), partition_S/D, retile.
 * TiledMMA: thr_layout_vmnk, thrfrg_A/B/C, get_flat_coord, partition_A/B/C,
-  make_fragment_A/B/C, get_layoutA/B/C_TV, tile_size_mnk.
+  make_fragment_A/B/C (FlyDSL's: from the whole tile, one rule for A, B and C),
+  get_layoutA/B/C_TV, tile_size_mnk.
 * copy / gemm: the atom calls CuTe's copy(atom, src, dst) and
   gemm(mma, D, A, B, C) make.
 
@@ -288,10 +289,11 @@ class TiledMMA:
         crd = ((v[0], (v[x + 1], v[y + 1])), (None, stars(frg[1][1].shape)))
         return slice_and_offset(frg, crd)
 
-    def make_fragment(self, op: str, partitioned: Layout) -> Layout:
-        if op == "C":
-            return compact(partitioned.shape)
-        return fragment_like(partitioned)
+    def make_fragment(self, op: str, tile: Layout) -> Layout:
+        """FlyDSL's mma_make_fragment: the whole tile in, fragment_like of
+        thread 0's partition of it out, the same rule for A, B and C (CuTe
+        gives C a compact column-major fragment instead)."""
+        return fragment_like(self.partition(op, tile, 0)[0])
 
     def layout_tv(self, op: str) -> Layout:
         x, y = OPERAND_MODES[op]

@@ -247,7 +247,8 @@ def fma_gemm(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor):
     B = fx.get_iter(B).view(fx.make_layout((8, 4), (4, 1)))
     C = fx.make_view(fx.get_iter(C), fx.make_layout((8, 8), (8, 1)))
     tA, tB, tC = thr.partition_A(A), thr.partition_B(B), thr.partition_C(C)
-    fA, fB, fC = mma.make_fragment_A(tA), mma.make_fragment_B(tB), mma.make_fragment_C(tC)
+    # The fragments come from the whole tiles, as in FlyDSL.
+    fA, fB, fC = thr.make_fragment_A(A), thr.make_fragment_B(B), thr.make_fragment_C(C)
     atom = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
     fx.copy(atom, tA, fA)
     fx.copy(atom, tB, fB)

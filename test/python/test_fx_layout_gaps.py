@@ -137,13 +137,13 @@ def test_mma_make_fragment_stages(compile_only):
     def body(A):
         mma = fx.make_tiled_mma(fx.make_mma_atom(fx.UniversalFMA(fx.Float32)),
                                 fx.make_layout((4, 4, 1), (1, 4, 0)))
-        thr = mma.get_slice(0)
-        pa = thr.partition_A(fx.make_rmem_tensor((16, 8), fx.Float32))
-        pc = thr.partition_C(fx.make_rmem_tensor((16, 16), fx.Float32))
-        pa3 = thr.partition_A(fx.make_rmem_tensor((16, 8, 5), fx.Float32))
+        # make_fragment takes the whole tile (FlyDSL's mma_make_fragment).
+        pa = fx.make_rmem_tensor((16, 8), fx.Float32)
+        pc = fx.make_rmem_tensor((16, 16), fx.Float32)
+        pa3 = fx.make_rmem_tensor((16, 8, 5), fx.Float32)
         mma2 = fx.make_tiled_mma(fx.make_mma_atom(fx.UniversalFMA(fx.Float32)),
                                  fx.make_layout((2, 2, 1), (1, 2, 0)))
-        pb = mma2.get_slice(0).partition_B(fx.make_rmem_tensor((8, 4), fx.Float32))
+        pb = fx.make_rmem_tensor((8, 4), fx.Float32)
         return (t(mma.make_fragment_A(pa, stages=2)), t(mma.make_fragment_C(pc, stages=2)),
                 t(mma.make_fragment_A(pa3, stages=2)), t(mma2.make_fragment_B(pb, stages=3)),
                 t(mma.make_fragment_A(pa)))
@@ -161,8 +161,7 @@ def test_bad_stages_is_a_located_error(compile_only, stages):
     def body(A):
         mma = fx.make_tiled_mma(fx.make_mma_atom(fx.UniversalFMA(fx.Float32)),
                                 fx.make_layout((4, 4, 1), (1, 4, 0)))
-        pa = mma.get_slice(0).partition_A(fx.make_rmem_tensor((16, 8), fx.Float32))
-        return mma.make_fragment_A(pa, stages=stages)
+        return mma.make_fragment_A(fx.make_rmem_tensor((16, 8), fx.Float32), stages=stages)
     with pytest.raises(TraceError, match=r"test_fx_layout_gaps.py:\d+: .*stages"):
         trace(body)
 

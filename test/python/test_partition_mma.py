@@ -173,7 +173,7 @@ def test_fragments_and_layout_tv_match_reference():
             jobs.append((c, op, ref[0]))
     queries = []
     for c, op, part in jobs:
-        queries.append(f"make_fragment {c.keys} operand={op} partitioned={Q.layout_text(part)}")
+        queries.append(f"make_fragment {c.keys} operand={op} tile={Q.layout_text(c.tensors[op])}")
         queries.append(f"mma_layout_tv {c.keys} operand={op}")
     answers = Q.run(queries)
     failures = []
@@ -183,7 +183,7 @@ def test_fragments_and_layout_tv_match_reference():
         if not (frag.ok and tv.ok):
             failures.append(f"{where}: rejected: {frag.error or tv.error}")
             continue
-        want = case.ref.make_fragment(op, part)
+        want = case.ref.make_fragment(op, case.tensors[op])
         got = frag.layout()
         if got.shape != want.shape or not R.same_function(got, want):
             failures.append(f"{where}: fragment {Q.layout_text(got)} != reference {Q.layout_text(want)}")
@@ -316,9 +316,8 @@ def test_retile_puts_copied_elements_where_the_mma_reads_them():
         )
     answers = Q.run(first)
     second = []
-    for k, (c, op) in enumerate(jobs):
-        part = answers[2 * k]
-        second.append(f"make_fragment {c.keys} operand={op} partitioned={part['layout'] if part.ok else '1:0'}")
+    for c, op in jobs:
+        second.append(f"make_fragment {c.keys} operand={op} tile={Q.layout_text(c.tensors[op])}")
     frags = Q.run(second)
     third = [
         f"retile copy_bits=32 value_bits=32 {c.keys} from={op} fragment={f['layout'] if f.ok else '1:0'}"
@@ -375,7 +374,7 @@ def test_gemm_plan_matches_reference():
         parts = [c.reference(op) for op in "ABC"]
         if None in parts:
             continue
-        frags = [c.ref.make_fragment(op, p[0]) for op, p in zip("ABC", parts)]
+        frags = [c.ref.make_fragment(op, c.tensors[op]) for op in "ABC"]
         jobs.append((c, frags))
     answers = Q.run(
         f"gemm_plan {c.keys} a={Q.layout_text(a)} b={Q.layout_text(b)} c={Q.layout_text(cc)}" for c, (a, b, cc) in jobs
@@ -442,7 +441,8 @@ def test_docs_gemm_tutorial_fma_16x16():
         assert ea[t] == sorted(tm + 16 * i + 128 * k for i in range(8) for k in range(8))
         assert eb[t] == sorted(tn + 16 * j + 128 * k for j in range(8) for k in range(8))
         assert ec[t] == sorted(tm + 16 * i + 128 * (tn + 16 * j) for i in range(8) for j in range(8))
-    frags = Q.run([f"make_fragment {keys} operand={op} partitioned={ans['layout']}" for op, ans in zip("ABC", (a, b, c))])
+    frags = Q.run([f"make_fragment {keys} operand={op} tile={tile}"
+                   for op, tile in zip("ABC", ("(128,8):(1,128)", "(128,8):(1,128)", "(128,128):(1,128)"))])
     assert [f["layout"] for f in frags] == ["(1,8,8):(0,1,8)"] * 3
 
 
@@ -516,8 +516,9 @@ def test_mfma_like_atom_partitions_as_the_isa_says():
         ("layout_tv thr=(16777216,2):(1,16777216) val=1:0", "2^24"),
         ("thrfrg mma=fma operand=A tensor=16:1", "two modes"),
         ("mma_partition mma=fma atom_layout=(4,2,1):(0,1,0) operand=C tensor=(8,8):(1,8) thr_idx=1", "same thread"),
-        ("make_fragment mma=fma operand=A partitioned=(2,4,4):(1,2,8)", "values"),
-        ("make_fragment mma=fma operand=A partitioned=(4,4):(1,4)", "not a partitioned"),
+        ("make_fragment mma=fma operand=A tile=16:1", "the tile 16:1 needs at least two modes"),
+        ("make_fragment mma=fma operand=A tile=16:1 stages=2", "the tile 16:1 needs at least two modes"),
+        ("make_fragment mma=fma operand=A tile=(4,4):(1,4) stages=0", "positive"),
         ("gemm_plan mma=fma a=(1,2,2,2):(0,1,2,4) b=(1,2,2):(0,1,2) c=(1,2,2):(0,1,2)", "no dispatch"),
         ("gemm_plan mma=fma a=(1,2,2):(0,1,2) b=(1,2,3):(0,1,2) c=(1,2,2):(0,1,2)", "K mode"),
         ("gemm_plan mma=fma a=(2,2):(1,2) b=(2,2):(1,2) c=(2,2,2):(1,2,4)", "values"),
@@ -556,7 +557,7 @@ def test_random_inputs_are_answered_never_crash():
         "retile": ["thr", "val", "fragment"],
         "mma_info": ["atom_layout"],
         "mma_partition": ["atom_layout", "tensor"],
-        "make_fragment": ["atom_layout", "partitioned"],
+        "make_fragment": ["atom_layout", "tile"],
         "mma_layout_tv": ["atom_layout"],
         "fragment_like": ["layout"],
         "copy_plan": ["src", "dst"],

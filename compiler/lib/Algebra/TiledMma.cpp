@@ -2,8 +2,8 @@
 //
 // Follows CuTe's TiledMMA (CUTLASS documentation, "CuTe TiledMMA" and the
 // GEMM tutorial): thr_layout_vmnk = tiled_product(ThrID, AtomLayoutMNK),
-// thrfrg_A/B/C, ThrMMA::partition_A/B/C, make_fragment_A/B/C and
-// get_layoutA/B/C_TV.
+// thrfrg_A/B/C, ThrMMA::partition_A/B/C, make_fragment_A/B/C (as FlyDSL
+// defines them: from the whole tile) and get_layoutA/B/C_TV.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,26 +197,34 @@ OffsetLayout partition(Arith &ar, const TiledMma &mma, MmaOperand op,
 }
 
 Layout makeFragment(Arith &ar, const TiledMma &mma, MmaOperand op,
-                    const Layout &partitioned) {
-  if (!checkTiledMma(ar, mma) ||
-      !checkTensor(ar, partitioned, "make_fragment"))
+                    const Layout &tile, std::optional<int64_t> stages) {
+  if (!checkTiledMma(ar, mma) || !verifyLayout(ar, tile, "make_fragment:"))
     return Layout();
-  if (partitioned.rank() < 3)
-    return ar.fail("make_fragment: " + toString(partitioned) +
-                   " is not a partitioned layout (FrgV, X, Y, ...)"),
+  if (tile.shape.isLeaf() || tile.rank() < 2)
+    return ar.fail("make_fragment: the tile " + toString(tile) +
+                   " needs at least two modes ((M,K), (N,K) or (M,N))"),
            Layout();
-  Int frgV = size(ar, partitioned[0]);
-  const Layout &atomTV = atomLayoutTV(mma.atom, op);
-  Int atomV = size(ar, atomTV[1]);
-  if (frgV.isStatic() && frgV.value() != atomV.value())
-    return ar.fail("make_fragment: the value mode of " +
-                   toString(partitioned) + " has " + toString(frgV) +
-                   " values, the atom's " + toString(atomTV) + " has " +
-                   toString(atomV)),
-           Layout();
-  if (op == MmaOperand::C)
-    return makeLayout(ar, partitioned.shape);
-  return makeFragmentLike(ar, partitioned);
+  Layout input = tile;
+  if (stages) {
+    if (*stages <= 0)
+      return ar.fail("make_fragment: stages must be positive, got " +
+                     std::to_string(*stages)),
+             Layout();
+    // The tile's first two modes and a stage mode whose stride is unknown:
+    // ordered after every static stride, the stages come outermost.
+    Layout stageMode(IntTuple(Int(*stages)), IntTuple(Int::dynamic()));
+    input = makeLayout({tile[0], tile[1], stageMode});
+  }
+  // The fragment depends on the tile's shape and the order of its strides
+  // only, never on run-time values: a shape-only Arith keeps an emitting
+  // one from materialising the partition's arithmetic.
+  Arith shapes;
+  OffsetLayout part = partition(shapes, mma, op, input, Int(0));
+  Layout fragment =
+      shapes.failed() ? Layout() : makeFragmentLike(shapes, part.layout);
+  if (shapes.failed())
+    return ar.fail(shapes.error()), Layout();
+  return fragment;
 }
 
 Layout tiledLayoutTV(Arith &ar, const TiledMma &mma, MmaOperand op) {

@@ -389,8 +389,11 @@ std::string Query::run() {
     Layout tensor = layout("tensor");
     out = threads([&](const Int &t) { return partition(ar_, m, o, tensor, t); });
   } else if (op_ == "make_fragment") {
+    std::optional<int64_t> stages;
+    if (has("stages"))
+      stages = integer("stages");
     out = "layout=" + toString(makeFragment(ar_, tiledMma(), operand("operand"),
-                                            layout("partitioned")));
+                                            layout("tile"), stages));
   } else if (op_ == "fragment_like") {
     out = "layout=" + toString(makeFragmentLike(ar_, layout("layout")));
   } else if (op_ == "copy_plan") {

@@ -12,6 +12,8 @@
 
 #include "fly/Algebra/Atom.h"
 
+#include <optional>
+
 namespace fly::algebra {
 
 struct TiledMma {
@@ -53,10 +55,15 @@ IntTuple threadCoordVMNK(Arith &ar, const TiledMma &mma, const Int &thrIdx);
 OffsetLayout partition(Arith &ar, const TiledMma &mma, MmaOperand op,
                        const Layout &tensor, const Int &thrIdx);
 
-/// CuTe's make_fragment_A/B/C on a partitioned layout (FrgV, X, Y, ...):
-/// A and B as make_fragment_like, C compact column-major.
+/// The register fragment of an MMA operand (FlyDSL's mma_make_fragment):
+/// `tile` is the whole, unpartitioned (M,K) / (N,K) / (M,N) tile (extra
+/// modes are carried along); the result is make_fragment_like of thread 0's
+/// partition of it, (FrgV, RestX, RestY, ...), for every operand. With
+/// `stages`, the tile's first two modes and a trailing stage mode are
+/// partitioned instead, so the stages come last and outermost.
 Layout makeFragment(Arith &ar, const TiledMma &mma, MmaOperand op,
-                    const Layout &partitioned);
+                    const Layout &tile,
+                    std::optional<int64_t> stages = std::nullopt);
 
 /// CuTe's get_layoutA/B/C_TV: (thread index, value) -> index in the
 /// tile_size_mnk tile of the operand (column-major).

@@ -876,24 +876,20 @@ def tiled_mma_partition_shape(operand_id, tiled_mma, shape):
 
 
 def mma_make_fragment(operand_id, tiled_mma, input, *, stages=None):  # noqa: A002
-    """Register storage for a thread's partition of an MMA operand."""
+    """Register storage for one thread's part of an MMA operand. `input` is
+    the whole tile of the operand ((M,K), (N,K) or (M,N), not a partition of
+    it); the fragment has the shape of a thread's partition_A/B/C of it and
+    the MMA's element type of that operand. `stages=N` partitions the tile's
+    first two modes and appends a stage mode of N."""
     op = _operand("mma_make_fragment", operand_id)
     mma = expect("mma_make_fragment", "tiled_mma", tiled_mma, ("tiled_mma",))
     t = expect("mma_make_fragment", "input", input, _TENSOR)
-    if stages is None:
-        return emit("fly.mma.make_fragment", mma, t, attrs=f'operand = "{op}"')
-    if isinstance(stages, bool) or not isinstance(stages, int) or stages <= 0:
-        fail("mma_make_fragment", f"argument 'stages' must be a positive int, not {stages!r}")
-    if rank(t) < 3:
-        fail("mma_make_fragment", f"stages= needs a partition with a value mode and two tile "
-                                  f"modes (FrgV, X, Y), not {t.ir.type}")
-    # FlyDSL's staged fragment: the (FrgV, X, Y) fragment (further rest
-    # modes dropped) and a trailing stage mode, compact after it.
-    frag = emit("fly.mma.make_fragment", mma, take(t, 0, 3), attrs=f'operand = "{op}"')
-    layout = get_layout(frag)
-    layout = append(layout, make_layout(stages, cosize(layout)))
-    return memref_alloca(MemRefType.get(frag.element_type, layout.ir.type,
-                                        AddressSpace.Register), layout)
+    attrs = f'operand = "{op}"'
+    if stages is not None:
+        if isinstance(stages, bool) or not isinstance(stages, int) or stages <= 0:
+            fail("mma_make_fragment", f"argument 'stages' must be a positive int, not {stages!r}")
+        attrs += f", stages = {stages} : i64"
+    return emit("fly.mma.make_fragment", mma, t, attrs=attrs)
 
 
 def copy(copy_atom, src, dst, *, pred=None, **kwargs):

@@ -137,10 +137,10 @@ func.func @mma_partition_bad_operand(%a: !fly.memref<f32, shared, (128,8):(1,128
 
 !tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
 
-func.func @make_fragment_no_operand(%p: !fly.memref<f32, shared, (1,8,8):(0,16,128)>) {
+func.func @make_fragment_no_operand(%a: !fly.memref<f32, shared, (128,8):(1,128)>) {
   %tm = fly.static : !tm
   // expected-error @+1 {{'fly.mma.make_fragment' op requires a string attribute 'operand' ("A", "B" or "C")}}
-  %f = fly.mma.make_fragment(%tm, %p) : (!tm, !fly.memref<f32, shared, (1,8,8):(0,16,128)>)
+  %f = fly.mma.make_fragment(%tm, %a) : (!tm, !fly.memref<f32, shared, (128,8):(1,128)>)
   return
 }
 
@@ -148,11 +148,45 @@ func.func @make_fragment_no_operand(%p: !fly.memref<f32, shared, (1,8,8):(0,16,1
 
 !tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
 
-// A register fragment needs a static layout.
-func.func @make_fragment_dynamic(%p: !fly.memref<f32, shared, (1,?,8):(0,16,128)>) {
+// A register fragment needs a tile of static shape (its strides may be
+// dynamic: they only order the modes).
+func.func @make_fragment_dynamic(%a: !fly.memref<f32, shared, (128,?):(1,128)>) {
   %tm = fly.static : !tm
-  // expected-error @+1 {{'fly.mma.make_fragment' op a register fragment needs a static layout, got (1,?,8):(0,1,?)}}
-  %f = fly.mma.make_fragment(%tm, %p) {operand = "A"} : (!tm, !fly.memref<f32, shared, (1,?,8):(0,16,128)>)
+  // expected-error @+1 {{'fly.mma.make_fragment' op a register fragment needs a tile of static shape, got (128,?):(1,128)}}
+  %f = fly.mma.make_fragment(%tm, %a) {operand = "A"} : (!tm, !fly.memref<f32, shared, (128,?):(1,128)>)
+  return
+}
+
+// -----
+
+!tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
+
+func.func @make_fragment_rank_one(%a: !fly.memref<f32, shared, 128:1>) {
+  %tm = fly.static : !tm
+  // expected-error @+1 {{'fly.mma.make_fragment' op make_fragment: the tile 128:1 needs at least two modes ((M,K), (N,K) or (M,N))}}
+  %f = fly.mma.make_fragment(%tm, %a) {operand = "A"} : (!tm, !fly.memref<f32, shared, 128:1>)
+  return
+}
+
+// -----
+
+!tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
+
+func.func @make_fragment_bad_stages(%a: !fly.memref<f32, shared, (128,8):(1,128)>) {
+  %tm = fly.static : !tm
+  // expected-error @+1 {{'fly.mma.make_fragment' op make_fragment: stages must be positive, got 0}}
+  %f = fly.mma.make_fragment(%tm, %a) {operand = "A", stages = 0 : i64} : (!tm, !fly.memref<f32, shared, (128,8):(1,128)>)
+  return
+}
+
+// -----
+
+!tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
+
+func.func @make_fragment_stages_rank_one(%a: !fly.memref<f32, shared, 128:1>) {
+  %tm = fly.static : !tm
+  // expected-error @+1 {{'fly.mma.make_fragment' op make_fragment: the tile 128:1 needs at least two modes ((M,K), (N,K) or (M,N))}}
+  %f = fly.mma.make_fragment(%tm, %a) {operand = "A", stages = 2 : i64} : (!tm, !fly.memref<f32, shared, 128:1>)
   return
 }
 

@@ -67,18 +67,18 @@ func.func @mma_partition(%c: !c, %tid: i32) -> f32 {
 // -----
 
 !tm = !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32>>, (16,16,1):(1,16,256)>
-!pc = !fly.memref<f32, global, (1,8,8):(0,16,2048)>
+!ctile = !fly.memref<f32, global, (128,128):(1,128)>
 
-// A fragment is a register allocation of its inferred type; its accesses
+// A fragment (of the whole C tile) is a register allocation of its inferred type; its accesses
 // lower like those of any register memref.
 // CHECK-LABEL: func.func @fragment
 // CHECK:         %[[F:.*]] = fly.memref.alloca : !fly.memref<f32, register, (1,8,8):(0,1,8)>
 // CHECK:         %[[P:.*]] = fly.get_iter(%[[F]])
 // CHECK:         fly.ptr.store(%{{.*}}, %{{.*}})
 // CHECK-NOT:     fly.mma.make_fragment
-func.func @fragment(%pc: !pc, %v: f32) {
+func.func @fragment(%c: !ctile, %v: f32) {
   %tm = fly.static : !tm
-  %fc = fly.mma.make_fragment(%tm, %pc) {operand = "C"} : (!tm, !pc)
+  %fc = fly.mma.make_fragment(%tm, %c) {operand = "C"} : (!tm, !ctile)
   %j = arith.constant 9 : i32
   fly.memref.store(%v, %fc, %j) : (f32, !fly.memref<f32, register, (1,8,8):(0,1,8)>, i32)
   return

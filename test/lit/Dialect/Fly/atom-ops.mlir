@@ -91,8 +91,9 @@ func.func @retile(%f: !fly.memref<f32, register, (8,2,1):(1,8,16)>) {
 // t owns rows m, m+16, ..., m+112 (8 tiles along M) for each of the 8 k:
 // (FrgV=1, RestM=8, RestK=8):(0, 16, 128) from row m. B (128x8 as NxK)
 // alike from row n. A 128x128 C: (1,8,8):(0,16,16*128) from m + 128n.
-// Fragments: A and B compact in the order of the partition's strides, C
-// compact column-major: (1,8,8):(0,1,8) in registers, of the FMA's types.
+// Fragments, made from the whole tiles (FlyDSL's mma_make_fragment): thread
+// 0's partition, compact in the order of its strides for A, B and C alike:
+// (1,8,8):(0,1,8) in registers, of the FMA's types.
 // CHECK-LABEL: func.func @tiled_mma
 // CHECK:         fly.make_mma_atom : !fly.mma_atom<!fly.universal_fma<f32>>
 // CHECK:         fly.make_tiled_mma
@@ -123,18 +124,18 @@ func.func @tiled_mma(%a: !fly.memref<f32, shared, (128,8):(1,128)>,
       : (!tm, !fly.memref<f32, shared, (128,8):(1,128)>, i32)
   %pc = fly.tiled_mma.partition(%tm, %c, %tid) {operand = "C"}
       : (!tm, !fly.memref<f32, global, (128,128):(1,128)>, i32)
-  %fa = fly.mma.make_fragment(%tm, %pa) {operand = "A"}
-      : (!tm, !fly.memref<f32, shared, (1,8,8):(0,16,128)>)
-  %fb = fly.mma.make_fragment(%tm, %pb) {operand = "B"}
-      : (!tm, !fly.memref<f32, shared, (1,8,8):(0,16,128)>)
-  %fc = fly.mma.make_fragment(%tm, %pc) {operand = "C"}
-      : (!tm, !fly.memref<f32, global, (1,8,8):(0,16,2048)>)
+  %fa = fly.mma.make_fragment(%tm, %a) {operand = "A"}
+      : (!tm, !fly.memref<f32, shared, (128,8):(1,128)>)
+  %fb = fly.mma.make_fragment(%tm, %b) {operand = "B"}
+      : (!tm, !fly.memref<f32, shared, (128,8):(1,128)>)
+  %fc = fly.mma.make_fragment(%tm, %c) {operand = "C"}
+      : (!tm, !fly.memref<f32, global, (128,128):(1,128)>)
   return
 }
 
 // The fragments take the element types of the MMA operation: f16 for A
-// and B, f32 for C, whatever the partitioned tensors hold. A permutation
-// is kept in the tiled MMA's type.
+// and B, f32 for C, whatever the tile holds. A permutation is kept in the
+// tiled MMA's type.
 // CHECK-LABEL: func.func @mixed_types
 // CHECK:         fly.make_tiled_mma
 // CHECK-SAME:      -> !fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32, f16, f16, f32>>, (2,2,1):(1,2,0), [4|*|*]>
@@ -142,7 +143,7 @@ func.func @tiled_mma(%a: !fly.memref<f32, shared, (128,8):(1,128)>,
 // CHECK-SAME:      -> !fly.memref<f16, register,
 // CHECK:         fly.mma.make_fragment({{.*}}) {operand = "C"}
 // CHECK-SAME:      -> !fly.memref<f32, register,
-func.func @mixed_types(%p: !fly.memref<f16, shared, (1,2,4):(0,2,8)>) {
+func.func @mixed_types(%p: !fly.memref<f16, shared, (8,4):(1,8)>) {
   %atom = fly.static : !fly.mma_atom<!fly.universal_fma<f32, f16, f16, f32>>
   %l = fly.static : !fly.layout<(2,2,1):(1,2,0)>
   %perm = fly.static : !fly.tile<[4|*|*]>
@@ -151,10 +152,10 @@ func.func @mixed_types(%p: !fly.memref<f16, shared, (1,2,4):(0,2,8)>) {
          !fly.layout<(2,2,1):(1,2,0)>, !fly.tile<[4|*|*]>)
   %fa = fly.mma.make_fragment(%tm, %p) {operand = "A"}
       : (!fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32, f16, f16, f32>>, (2,2,1):(1,2,0), [4|*|*]>,
-         !fly.memref<f16, shared, (1,2,4):(0,2,8)>)
+         !fly.memref<f16, shared, (8,4):(1,8)>)
   %fc = fly.mma.make_fragment(%tm, %p) {operand = "C"}
       : (!fly.tiled_mma<!fly.mma_atom<!fly.universal_fma<f32, f16, f16, f32>>, (2,2,1):(1,2,0), [4|*|*]>,
-         !fly.memref<f16, shared, (1,2,4):(0,2,8)>)
+         !fly.memref<f16, shared, (8,4):(1,8)>)
   return
 }
 

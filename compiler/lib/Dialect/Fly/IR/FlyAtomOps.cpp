@@ -264,19 +264,27 @@ LogicalResult MmaMakeFragmentOp::evaluate(Evaluation &e) {
   FailureOr<algebra::MmaOperand> op = getMmaOperandAttr(e);
   if (failed(op))
     return failure();
-  return e([op = *op](Arith &ar, const AtomValue &atom,
-                      const TensorValue &tensor) {
+  std::optional<int64_t> stages;
+  if (Attribute attr =
+          e.getAttrs() ? e.getAttrs().get("stages") : Attribute()) {
+    auto intAttr = dyn_cast<IntegerAttr>(attr);
+    if (!intAttr)
+      return e.fail("attribute 'stages' must be an integer");
+    stages = intAttr.getInt();
+  }
+  return e([op = *op, stages](Arith &ar, const AtomValue &atom,
+                              const TensorValue &tensor) {
     algebra::TiledMma mma = mlir::fly::getTiledMma(ar, atom.type);
     if (ar.failed())
       return tensor;
-    Layout fragment =
-        algebra::makeFragment(ar, mma, op, partitionedLayout(tensor));
+    Layout fragment = algebra::makeFragment(ar, mma, op,
+                                            partitionedLayout(tensor), stages);
     if (ar.failed())
       return tensor;
     if (!algebra::isStatic(fragment.shape) ||
         !algebra::isStatic(fragment.stride)) {
-      ar.fail("a register fragment needs a static layout, got " +
-              toString(fragment));
+      ar.fail("a register fragment needs a tile of static shape, got " +
+              toString(partitionedLayout(tensor)));
       return tensor;
     }
     // The element type of the operand: a, b, or c of the MMA operation.

@@ -173,16 +173,21 @@ def Fly_MmaMakeFragmentOp
                   /*scalarResults=*/0, /*pure=*/0> {
   let summary = "register storage for a thread's part of an MMA operand";
   let description = [{
-    CuTe's make_fragment_A/B/C:
-    `fly.mma.make_fragment(%tiled_mma, %partitioned) {operand = "C"}`. A
-    fresh `register` memref whose layout is the algebra's fragment of the
-    partitioned layout (A and B like it, C compact column-major) and whose
-    element type is the MMA operation's type of that operand. The
-    partitioned layout must be static. It canonicalizes to
-    `fly.memref.alloca` of its type.
+    FlyDSL's mma_make_fragment (make_fragment_A/B/C):
+    `fly.mma.make_fragment(%tiled_mma, %tile) {operand = "A"}` takes the
+    whole, unpartitioned tile of the operand ((M,K) for A, (N,K) for B,
+    (M,N) for C; extra modes are carried along) and gives a fresh
+    `register` memref for one thread's part of it: the shape of thread 0's
+    partition (FrgV, RestX, RestY, ...), the value mode compact and the
+    rest modes compact in the order of the tile's strides (the same rule
+    for A, B and C), and the element type of that operand of the MMA
+    operation. With `stages = N`, only the tile's first two modes are
+    partitioned and a stage mode of N follows them, outermost. The tile's
+    shape must be static; its strides may be dynamic (they only order the
+    modes). It canonicalizes to `fly.memref.alloca` of its type.
   }];
   let arguments = (ins Fly_TiledMma:$tiled_mma, Fly_Tensor:$tensor,
-                       StrAttr:$operand);
+                       StrAttr:$operand, OptionalAttr<I64Attr>:$stages);
   let results = (outs Fly_MemRef:$result);
   let hasCanonicalizeMethod = 1;
 }
