@@ -196,7 +196,7 @@ def test_lds_limits_follow_the_chip(compile_only):
 
 
 def test_chip_table():
-    """The launch checks read the compiler's chip table (fly/Target/Chip.h)."""
+    """The launch checks read the compiler's chip table (fly/Arch/Chip.h)."""
     lds = {c: _fly.chip_info(c)["lds_bytes_per_workgroup"] for c in _fly.supported_chips()}
     assert lds == {"gfx942": 65536, "gfx950": 163840, "gfx1100": 65536, "gfx1101": 65536,
                    "gfx1102": 65536, "gfx1200": 65536, "gfx1201": 65536, "gfx1250": 327680}
@@ -205,6 +205,14 @@ def test_chip_table():
     assert info["has_wmma"] and not info["has_mfma"]
     with pytest.raises(ValueError, match="unknown chip gfx999; supported chips: gfx942"):
         _fly.chip_info("gfx999")
+    # The facts the atoms read (AMD's ISA guides; LLVM's buffer.load.lds takes
+    # 1, 2, 4 bytes, and 12, 16 on gfx950; gfx11 and later have no LDS DMA).
+    facts = {c: (_fly.chip_info(c)["fp8_format"], _fly.chip_info(c)["lds_dma_bits"],
+                 _fly.chip_info(c)["has_mfma"]) for c in _fly.supported_chips()}
+    assert facts == {"gfx942": ("fnuz", [8, 16, 32], True),
+                     "gfx950": ("ocp", [8, 16, 32, 96, 128], True),
+                     **{c: ("ocp", [], False) for c in ("gfx1100", "gfx1101", "gfx1102",
+                                                         "gfx1200", "gfx1201", "gfx1250")}}
 
 
 @flyc.kernel(known_block_size=(64, 1, 1))

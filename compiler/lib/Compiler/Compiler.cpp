@@ -7,7 +7,7 @@
 #include "fly/Target/Compile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -183,8 +183,8 @@ std::map<std::string, std::string> deviceLLVMIR(ModuleOp module) {
 llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
                               Artifact &artifact) {
   MLIRContext *ctx = module.getContext();
-  const ::fly::target::ChipInfo *chip =
-      ::fly::target::lookupChip(options.pipeline.chip);
+  const ::fly::arch::ChipInfo *chip =
+      ::fly::arch::lookupChip(options.pipeline.chip);
   if (!chip)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unknown chip " + options.pipeline.chip);

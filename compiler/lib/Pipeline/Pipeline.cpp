@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Pipeline/Pipeline.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -39,7 +39,7 @@ Error pipelineError(Stage stage, const llvm::Twine &message) {
 const char *boolText(bool value) { return value ? "true" : "false"; }
 
 /// A. pre_binary: Fly -> ROCDL.
-std::vector<PassSpec> preBinaryPasses(const ::fly::target::ChipInfo &chip,
+std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
                                       const PipelineOptions &) {
   return {
       {"", "fly-rewrite-func-signature", ""},
@@ -49,7 +49,7 @@ std::vector<PassSpec> preBinaryPasses(const ::fly::target::ChipInfo &chip,
       {"", "canonicalize", ""},
       {"", "fly-convert-atom-call-to-ssa-form", ""},
       {"", "fly-promote-regmem-to-vectorssa", ""},
-      {"", "convert-fly-to-rocdl", ""},
+      {"", "convert-fly-to-rocdl", llvm::formatv("chip={0}", chip.name)},
       {"", "canonicalize", ""},
       {"gpu.module", "convert-scf-to-cf", ""},
       {"gpu.module", "cse", ""},
@@ -63,7 +63,7 @@ std::vector<PassSpec> preBinaryPasses(const ::fly::target::ChipInfo &chip,
 }
 
 /// B. binary_prep: ROCDL -> LLVM, with the target attached.
-std::vector<PassSpec> binaryPrepPasses(const ::fly::target::ChipInfo &chip,
+std::vector<PassSpec> binaryPrepPasses(const ::fly::arch::ChipInfo &chip,
                                        const PipelineOptions &options) {
   std::vector<PassSpec> passes;
   if (options.wavesPerEU || options.maxNumVGPRs) {
@@ -108,7 +108,7 @@ std::vector<PassSpec> binaryPrepPasses(const ::fly::target::ChipInfo &chip,
 }
 
 /// C. binary: each gpu.module becomes a gpu.binary holding its code object.
-std::vector<PassSpec> binaryPasses(const ::fly::target::ChipInfo &,
+std::vector<PassSpec> binaryPasses(const ::fly::arch::ChipInfo &,
                                    const PipelineOptions &) {
   return {{"", "gpu-module-to-binary", "format=fatbin"}};
 }
@@ -185,8 +185,8 @@ Error mlir::fly::buildStage(OpPassManager &pm, Stage stage,
                             const PipelineOptions &options) {
   if (options.chip.empty())
     return pipelineError(stage, "no chip given; supported chips: " +
-                                    ::fly::target::supportedChipList());
-  auto chip = ::fly::target::getChip(options.chip);
+                                    ::fly::arch::supportedChipList());
+  auto chip = ::fly::arch::getChip(options.chip);
   if (!chip)
     return pipelineError(stage, llvm::toString(chip.takeError()));
   if (options.optLevel > 3)

@@ -15,7 +15,7 @@
 #include "fly/Dialect/FlyROCDL/Transforms/Passes.h"
 #include "fly/Pipeline/Passes.h"
 #include "fly/Pipeline/Pipeline.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -35,7 +35,7 @@ namespace {
 /// Option descriptions are kept as StringRefs: this text lives on.
 const std::string &chipHelp() {
   static const std::string help =
-      "Target chip: " + ::fly::target::supportedChipList();
+      "Target chip: " + ::fly::arch::supportedChipList();
   return help;
 }
 

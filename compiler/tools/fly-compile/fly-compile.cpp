@@ -8,7 +8,7 @@
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Pipeline/Pipeline.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 #include "fly/Target/CodeObject.h"
 #include "fly/Target/Compile.h"
 
@@ -46,7 +46,7 @@ cl::opt<std::string> outputFile(
     cl::value_desc("file"), cl::cat(category));
 // cl::desc keeps a StringRef: the text must outlive the option.
 const std::string chipHelp =
-    "Target chip: " + ::fly::target::supportedChipList();
+    "Target chip: " + ::fly::arch::supportedChipList();
 cl::opt<std::string> chipName(
     "chip", cl::desc(chipHelp),
     cl::value_desc("gfx"), cl::cat(category));
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
 
   if (chipName.empty())
     return usageError("--chip is required; supported chips: " +
-                      ::fly::target::supportedChipList());
+                      ::fly::arch::supportedChipList());
   auto stages = selectedStages();
   if (!stages)
     return usageError(llvm::toString(stages.takeError()));

@@ -13,7 +13,7 @@
 #include "fly/Algebra/TiledMma.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 #include "fly/runtime/EmuRuntime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -429,27 +429,34 @@ NB_MODULE(_fly, m) {
 
   m.def("supported_chips", [] {
     std::vector<std::string> names;
-    for (const fly::target::ChipInfo &chip : fly::target::supportedChips())
+    for (const fly::arch::ChipInfo &chip : fly::arch::supportedChips())
       names.push_back(chip.name.str());
     return names;
   });
-  // The compiler's chip table entry (fly/Target/Chip.h), for the checks the
+  // The compiler's chip table entry (fly/Arch/Chip.h), for the checks the
   // front end makes while tracing.
   m.def("chip_info", [](const std::string &name) {
-    const fly::target::ChipInfo *chip = fly::target::lookupChip(name);
+    const fly::arch::ChipInfo *chip = fly::arch::lookupChip(name);
     if (!chip)
       throw nb::value_error(("unknown chip " + name + "; supported chips: " +
-                             fly::target::supportedChipList())
+                             fly::arch::supportedChipList())
                                 .c_str());
     nb::dict info;
     info["name"] = chip->name.str();
-    info["family"] = fly::target::familyName(chip->family).str();
+    info["family"] = fly::arch::familyName(chip->family).str();
     info["wave_size"] = chip->waveSize;
     info["lds_bytes_per_workgroup"] = chip->ldsBytesPerWorkgroup;
     info["max_workgroup_size"] = chip->maxWorkgroupSize;
-    info["has_mfma"] = chip->hasMFMA;
-    info["has_wmma"] = chip->hasWMMA;
+    info["has_mfma"] = chip->hasMFMA();
+    info["has_wmma"] = chip->hasWMMA();
     info["has_clusters"] = chip->hasClusters;
+    info["fp8_format"] =
+        chip->fp8 == fly::arch::Fp8Format::FNUZ ? "fnuz" : "ocp";
+    nb::list dma;
+    for (unsigned bits : {8u, 16u, 32u, 96u, 128u})
+      if (chip->hasLdsDma(bits))
+        dma.append(bits);
+    info["lds_dma_bits"] = dma;
     return info;
   });
 }

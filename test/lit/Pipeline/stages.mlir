@@ -53,7 +53,7 @@
 // A-NEXT:   canonicalize{{[{].*[}]}},
 // A-NEXT:   fly-convert-atom-call-to-ssa-form,
 // A-NEXT:   fly-promote-regmem-to-vectorssa,
-// A-NEXT:   convert-fly-to-rocdl,
+// A-NEXT:   convert-fly-to-rocdl{chip=gfx942},
 // A-NEXT:   canonicalize{{[{].*[}]}},
 // A-NEXT:   gpu.module(
 // A-NEXT:     convert-scf-to-cf{{[{].*[}]}},

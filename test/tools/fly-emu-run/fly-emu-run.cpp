@@ -27,7 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Compiler.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 #include "fly/runtime/EmuRuntime.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -181,7 +181,7 @@ bool parseDims(llvm::StringRef text, uint32_t dims[3]) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "fly-emu-run\n");
-  const ::fly::target::ChipInfo *chip = ::fly::target::lookupChip(chipName);
+  const ::fly::arch::ChipInfo *chip = ::fly::arch::lookupChip(chipName);
   if (!chip)
     return fail("unknown chip " + chipName);
   auto text = llvm::MemoryBuffer::getFile(input);

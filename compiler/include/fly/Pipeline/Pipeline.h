@@ -47,7 +47,7 @@ struct FastMathFlags {
 };
 
 struct PipelineOptions {
-  /// The target chip; must be one of `fly::target::supportedChips()`.
+  /// The target chip; must be one of `fly::arch::supportedChips()`.
   std::string chip;
   /// LLVM optimization level of the device code, 0 to 3.
   unsigned optLevel = 2;

@@ -4,8 +4,9 @@
 // first checks that every fly op left is one it converts, or a construction
 // op that only feeds those, so that a missing lowering is an error naming
 // the op rather than a failed legalization deep inside the conversion.
-// The target-neutral atom calls (universal copy, atomic and FMA) become
-// plain loads, stores, atomicrmw and arithmetic here too.
+// Atom calls are lowered by their operations' type interfaces
+// (FlyAtomInterfaces.td): the target-neutral ones (Fly/IR/UniversalAtoms.cpp)
+// and the ROCm ones of fly_rocdl alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -136,14 +138,12 @@ LogicalResult checkAddressSpaces(Operation *op) {
 /// their value 0, which is the view's pointer only for a plain layout (a
 /// swizzled one is rebuilt by fly-layout-lowering as a view at its first
 /// element); their integer elements must be signless, as LLVM's are.
-LogicalResult checkAtomCallOperands(Operation *op) {
-  if (isa<MmaAtomCallOp, MmaAtomCallSSAOp>(op)) {
-    auto atom = cast<MmaAtomType>(getMmaAtomType(op->getOperand(0).getType()));
-    if (!isa<UniversalFmaType>(atom.getOp()))
-      return op->emitOpError("has the MMA operation ")
-             << atom.getOp()
-             << ", which convert-fly-to-rocdl does not lower (universal_fma "
-                "only)";
+LogicalResult checkAtomCallOperands(Operation *op,
+                                    const ::fly::arch::ChipInfo *chip) {
+  if (chip) {
+    std::string missing = checkAvailable(op->getOperand(0).getType(), *chip);
+    if (!missing.empty())
+      return op->emitOpError() << missing;
   }
   for (Type type : op->getOperandTypes()) {
     auto memref = dyn_cast<MemTensorType>(type);
@@ -175,7 +175,8 @@ LogicalResult checkAtomCallOperands(Operation *op) {
 /// fly-typed function argument. A construction op survives only through its
 /// users, so it is reported only when a non-fly op uses it (a leftover fly
 /// user is reported itself).
-LogicalResult checkLeftovers(Operation *root) {
+LogicalResult checkLeftovers(Operation *root,
+                             const ::fly::arch::ChipInfo *chip) {
   bool ok = true;
   root->walk([&](Operation *op) {
     if (!isFlyOp(op))
@@ -183,7 +184,7 @@ LogicalResult checkLeftovers(Operation *root) {
     if (isConverted(op)) {
       ok &= succeeded(checkAddressSpaces(op));
       if (isAtomCall(op))
-        ok &= succeeded(checkAtomCallOperands(op));
+        ok &= succeeded(checkAtomCallOperands(op, chip));
       return;
     }
     if (isConstruction(op) &&
@@ -462,75 +463,7 @@ struct MemRefAllocaLowering : public OpConversionPattern<MemRefAllocaOp> {
 // values are one vector access there, with the alignment the memref's
 // pointer type proves.
 
-/// The copy operation (universal_copy or universal_atomic) of a copy_atom
-/// or tiled_copy type.
-Type getCopyOperation(Type atomLike) {
-  return cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp();
-}
-
-/// The LLVM binary operation of an atomic operation on `type`: add is
-/// `fadd` or `add`; max and min are `fmax`/`fmin` for floats (maxnum and
-/// minnum: a NaN operand gives the other one) and the signed `max`/`min`
-/// for (signless) integers.
-LLVM::AtomicBinOp getAtomicBinOp(StringRef op, Type type) {
-  bool isFloat = isa<FloatType>(type);
-  if (op == "add")
-    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
-  if (op == "max")
-    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
-  assert(op == "min" && "universal_atomic verifies add, max or min");
-  return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
-}
-
-/// One element combined into the destination `dst` (of fly type
-/// `dstType`): a monotonic `llvm.atomicrmw` with the atom's syncscope (the
-/// system scope, LLVM's empty one, unless the atom names another).
-void emitAtomic(ConversionPatternRewriter &rewriter, Location loc,
-                UniversalAtomicType atomic, Value element, Value dst,
-                MemTensorType dstType) {
-  LLVM::AtomicRMWOp::create(
-      rewriter, loc, getAtomicBinOp(atomic.getOp(), atomic.getValueType()),
-      dst, element, LLVM::AtomicOrdering::monotonic, atomic.getSyncscope(),
-      dstType.getAlignment());
-}
-
-/// The source values of one copy call from memory: a `vector<N x T>` load.
-Value loadValues(ConversionPatternRewriter &rewriter, Location loc,
-                 Value src, MemTensorType srcType, int64_t count) {
-  auto type = VectorType::get({count}, srcType.getElementType());
-  return LLVM::LoadOp::create(rewriter, loc, type, src,
-                              srcType.getAlignment());
-}
-
-/// Element 0 of a vector value.
-Value extractFirst(ConversionPatternRewriter &rewriter, Location loc,
-                   Value vector) {
-  Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                        rewriter.getI32IntegerAttr(0));
-  return LLVM::ExtractElementOp::create(rewriter, loc, vector, zero);
-}
-
-/// Writes the values of one copy call (a `vector<N x T>`) to `dst`: one
-/// store for universal_copy (a bitcast first when the source's element type
-/// differs from the destination's of the same width); the atomic of the
-/// single element for universal_atomic.
-void writeValues(ConversionPatternRewriter &rewriter, Location loc,
-                 Type atomLike, Value values, Value dst,
-                 MemTensorType dstType) {
-  Type op = getCopyOperation(atomLike);
-  if (auto atomic = dyn_cast<UniversalAtomicType>(op)) {
-    emitAtomic(rewriter, loc, atomic, extractFirst(rewriter, loc, values),
-               dst, dstType);
-    return;
-  }
-  auto type = cast<VectorType>(values.getType());
-  if (type.getElementType() != dstType.getElementType())
-    values = LLVM::BitcastOp::create(
-        rewriter, loc, type.clone(dstType.getElementType()), values);
-  LLVM::StoreOp::create(rewriter, loc, values, dst, dstType.getAlignment());
-}
-
-/// `fly.copy_atom_call`: the source values loaded, then written.
+/// `fly.copy_atom_call`: one whole call of the atom's copy operation.
 struct CopyAtomCallLowering : public OpConversionPattern<CopyAtomCallOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -542,19 +475,18 @@ struct CopyAtomCallLowering : public OpConversionPattern<CopyAtomCallOp> {
     alg::CopyAtom atom = getCopyAtom(ar, getCopyAtomType(atomLike));
     if (ar.failed() || !atom.numValSrc().isStatic())
       return rewriter.notifyMatchFailure(op, "the atom has no static count");
-    Location loc = op.getLoc();
-    Value values = loadValues(rewriter, loc, adaptor.getSrc(),
-                              op.getSrc().getType(),
-                              atom.numValSrc().value());
-    writeValues(rewriter, loc, atomLike, values, adaptor.getDst(),
-                op.getDst().getType());
+    if (failed(getCopyOperation(atomLike).emitCopy(
+            rewriter, op.getLoc(), op.getAtom(), adaptor.getSrc(),
+            op.getSrc().getType(), adaptor.getDst(), op.getDst().getType(),
+            atom.numValSrc().value())))
+      return rewriter.notifyMatchFailure(op, "the operation has no lowering");
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// `fly.copy_atom_call_ssa`: the load form is the vector load of the
-/// source, the store form the write of the values.
+/// `fly.copy_atom_call_ssa`: the load form is the operation's read of the
+/// source, the store form its write of the values.
 struct CopyAtomCallSSALowering
     : public OpConversionPattern<CopyAtomCallSSAOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -563,133 +495,74 @@ struct CopyAtomCallSSALowering
   matchAndRewrite(CopyAtomCallSSAOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    CopyOpTypeInterface copy = getCopyOperation(op.getAtom().getType());
     if (auto src = dyn_cast<MemTensorType>(op.getSrc().getType())) {
       auto type = cast<VectorType>(op.getResult().getType());
-      rewriter.replaceOp(op, loadValues(rewriter, loc, adaptor.getSrc(), src,
-                                        type.getNumElements()));
+      Value values = copy.emitRead(rewriter, loc, op.getAtom(),
+                                   adaptor.getSrc(), src,
+                                   type.getNumElements());
+      if (!values)
+        return rewriter.notifyMatchFailure(op, "the operation has no read");
+      rewriter.replaceOp(op, values);
       return success();
     }
-    writeValues(rewriter, loc, op.getAtom().getType(), adaptor.getSrc(),
-                adaptor.getDst(), op.getDst().getType());
+    if (failed(copy.emitWrite(rewriter, loc, op.getAtom(),
+                              adaptor.getSrc(), adaptor.getDst(),
+                              op.getDst().getType())))
+      return rewriter.notifyMatchFailure(op, "the operation has no write");
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// `value` (a scalar or a vector) with its elements converted to `to`:
-/// floats extend or truncate (through f32 between two types of one width,
-/// f16 and bf16), integers sign-extend or truncate, an integer becomes a
-/// float as a signed one and a float an integer rounding towards zero.
-Value convertElements(ConversionPatternRewriter &rewriter, Location loc,
-                      Value value, Type to) {
-  Type from = getElementTypeOrSelf(value.getType());
-  if (from == to)
-    return value;
-  auto like = [&](Type element) -> Type {
-    if (auto vector = dyn_cast<VectorType>(value.getType()))
-      return vector.clone(element);
-    return element;
-  };
-  Type type = like(to);
-  unsigned fromBits = from.getIntOrFloatBitWidth();
-  unsigned toBits = to.getIntOrFloatBitWidth();
-  if (isa<FloatType>(from) && isa<FloatType>(to)) {
-    if (fromBits < toBits)
-      return arith::ExtFOp::create(rewriter, loc, type, value);
-    if (fromBits > toBits)
-      return arith::TruncFOp::create(rewriter, loc, type, value);
-    Value wide =
-        arith::ExtFOp::create(rewriter, loc, like(rewriter.getF32Type()),
-                              value);
-    return arith::TruncFOp::create(rewriter, loc, type, wide);
-  }
-  if (isa<FloatType>(to))
-    return arith::SIToFPOp::create(rewriter, loc, type, value);
-  if (isa<FloatType>(from))
-    return arith::FPToSIOp::create(rewriter, loc, type, value);
-  if (fromBits < toBits)
-    return arith::ExtSIOp::create(rewriter, loc, type, value);
-  return arith::TruncIOp::create(rewriter, loc, type, value);
-}
-
-/// universal_fma's d = a * b + c in D's element type: a, b and c converted
-/// to it first (convertElements), then `llvm.intr.fma` for a float D, a
-/// multiply and an add (wrapping) for an integer one. Works on scalars and
-/// on vectors alike.
-Value emitFma(ConversionPatternRewriter &rewriter, Location loc, Type d,
-              Value a, Value b, Value c) {
-  a = convertElements(rewriter, loc, a, d);
-  b = convertElements(rewriter, loc, b, d);
-  c = convertElements(rewriter, loc, c, d);
-  if (isa<FloatType>(d))
-    return LLVM::FMAOp::create(rewriter, loc, a, b, c,
-                               LLVM::FastmathFlagsAttr());
-  Value product = arith::MulIOp::create(rewriter, loc, a, b);
-  return arith::AddIOp::create(rewriter, loc, product, c);
-}
-
-/// The MMA operation of an mma_atom or tiled_mma type, when this pass
-/// lowers it.
-UniversalFmaType getUniversalFma(Type atomLike) {
-  return dyn_cast<UniversalFmaType>(
-      cast<MmaAtomType>(getMmaAtomType(atomLike)).getOp());
-}
-
-/// c, or zero when the atom's `accumulate` field (atom.set_value) is false
-/// at run time.
-Value accumulatorOf(ConversionPatternRewriter &rewriter, Location loc,
-                    Value atom, Value c) {
-  Value accumulate = getAtomFieldValue(atom, "accumulate");
-  if (!accumulate)
-    return c;
-  Value zero = arith::ConstantOp::create(rewriter, loc, c.getType(),
-                                         rewriter.getZeroAttr(c.getType()));
-  return arith::SelectOp::create(rewriter, loc, accumulate, c, zero);
-}
-
-/// `fly.mma_atom_call_ssa` of universal_fma: emitFma on the vector<1 x T>
-/// values.
+/// `fly.mma_atom_call_ssa`: the operation's emitMma on the register values.
 struct MmaAtomCallSSALowering : public OpConversionPattern<MmaAtomCallSSAOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(MmaAtomCallSSAOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    UniversalFmaType fma = getUniversalFma(op.getAtom().getType());
-    if (!fma)
-      return rewriter.notifyMatchFailure(op, "not a universal_fma atom");
-    Value c = accumulatorOf(rewriter, op.getLoc(), op.getAtom(),
-                            adaptor.getC());
-    rewriter.replaceOp(op, emitFma(rewriter, op.getLoc(), fma.getD(),
-                                   adaptor.getA(), adaptor.getB(), c));
+    Value d = getMmaOperation(op.getAtom().getType())
+                  .emitMma(rewriter, op.getLoc(), op.getAtom(),
+                           adaptor.getA(), adaptor.getB(), adaptor.getC());
+    if (!d)
+      return rewriter.notifyMatchFailure(op, "the operation has no lowering");
+    rewriter.replaceOp(op, d);
     return success();
   }
 };
 
-/// `fly.mma_atom_call` of universal_fma: a, b and c loaded (one element
-/// each), emitFma, d stored.
+/// `fly.mma_atom_call` on memory (fragments in registers or shared
+/// memory): a, b and c loaded as vectors of the values the atom gives each
+/// thread, the operation's emitMma, d stored.
 struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(MmaAtomCallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    UniversalFmaType fma = getUniversalFma(op.getAtom().getType());
-    if (!fma)
-      return rewriter.notifyMatchFailure(op, "not a universal_fma atom");
-    Location loc = op.getLoc();
-    auto load = [&](Value fly, Value ptr) -> Value {
-      auto type = cast<MemTensorType>(fly.getType());
-      return LLVM::LoadOp::create(rewriter, loc, type.getElementType(), ptr,
-                                  type.getAlignment());
+    Type atomLike = op.getAtom().getType();
+    alg::Arith ar;
+    alg::MmaAtom traits = getMmaAtom(ar, getMmaAtomType(atomLike));
+    if (ar.failed())
+      return rewriter.notifyMatchFailure(op, "the atom has no traits");
+    auto count = [&](alg::MmaOperand operand) -> int64_t {
+      alg::Int n = alg::size(ar, alg::getMode(ar, alg::atomLayoutTV(traits, operand), {1}));
+      return n.isStatic() ? n.value() : 0;
     };
-    Value a = load(op.getA(), adaptor.getA());
-    Value b = load(op.getB(), adaptor.getB());
-    Value c = accumulatorOf(rewriter, loc, op.getAtom(),
-                            load(op.getC(), adaptor.getC()));
-    Value d = emitFma(rewriter, loc, fma.getD(), a, b, c);
-    LLVM::StoreOp::create(rewriter, loc, d, adaptor.getD(),
-                          op.getD().getType().getAlignment());
+    int64_t nA = count(alg::MmaOperand::A), nB = count(alg::MmaOperand::B),
+            nC = count(alg::MmaOperand::C);
+    if (ar.failed() || !nA || !nB || !nC)
+      return rewriter.notifyMatchFailure(op, "the atom has no static counts");
+    Location loc = op.getLoc();
+    Value a = emitVectorLoad(rewriter, loc, adaptor.getA(), op.getA().getType(), nA);
+    Value b = emitVectorLoad(rewriter, loc, adaptor.getB(), op.getB().getType(), nB);
+    Value c = emitVectorLoad(rewriter, loc, adaptor.getC(), op.getC().getType(), nC);
+    Value d = getMmaOperation(atomLike).emitMma(rewriter, loc,
+                                                op.getAtom(), a, b, c);
+    if (!d)
+      return rewriter.notifyMatchFailure(op, "the operation has no lowering");
+    emitVectorStore(rewriter, loc, d, adaptor.getD(), op.getD().getType());
     rewriter.eraseOp(op);
     return success();
   }
@@ -701,6 +574,7 @@ struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
 
 struct ConvertFlyToROCDL
     : public mlir::fly::impl::ConvertFlyToROCDLBase<ConvertFlyToROCDL> {
+  using Base::Base;
   void runOnOperation() override;
 };
 
@@ -805,13 +679,21 @@ void lowerLaunchDims(Operation *root) {
 void ConvertFlyToROCDL::runOnOperation() {
   Operation *root = getOperation();
   MLIRContext *ctx = &getContext();
-  if (failed(checkLeftovers(root)) || failed(declareDynShared(root)))
+  const ::fly::arch::ChipInfo *chipInfo = nullptr;
+  if (!chip.empty() && !(chipInfo = ::fly::arch::lookupChip(chip))) {
+    root->emitError() << "convert-fly-to-rocdl: unknown chip '" << chip
+                      << "'; supported chips: "
+                      << ::fly::arch::supportedChipList();
+    return signalPassFailure();
+  }
+  if (failed(checkLeftovers(root, chipInfo)) || failed(declareDynShared(root)))
     return signalPassFailure();
   lowerLaunchDims(root);
 
   FlyTypeConverter converter;
   ConversionTarget target(*ctx);
-  target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
+  target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
+                         ROCDL::ROCDLDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *op) {
     return !isFlyOp(op) || !isConverted(op);
   });

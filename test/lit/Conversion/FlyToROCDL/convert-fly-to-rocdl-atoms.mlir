@@ -276,16 +276,17 @@ func.func @fma_int(%a: vector<1xi32>, %b: vector<1xi32>, %c: vector<1xi32>, %x: 
 // -----
 
 // mma_atom_call on memory (fragments in shared memory and registers): a, b
-// and c loaded as one element each, the fma, d stored.
+// and c loaded as the vectors of the values the atom gives a thread (one
+// each), the fma, d stored.
 // CHECK-LABEL: func.func @mma_memory
 // CHECK-SAME:    (%[[S:.*]]: !llvm.ptr<3>, %[[R:.*]]: !llvm.ptr<5>)
-// CHECK-NEXT:    %[[A:.*]] = llvm.load %[[S]] {alignment = 2 : i64} : !llvm.ptr<3> -> f16
-// CHECK-NEXT:    %[[B:.*]] = llvm.load %[[S]] {alignment = 2 : i64} : !llvm.ptr<3> -> f16
-// CHECK-NEXT:    %[[C:.*]] = llvm.load %[[R]] {alignment = 4 : i64} : !llvm.ptr<5> -> f32
-// CHECK-NEXT:    %[[AW:.*]] = arith.extf %[[A]] : f16 to f32
-// CHECK-NEXT:    %[[BW:.*]] = arith.extf %[[B]] : f16 to f32
-// CHECK-NEXT:    %[[D:.*]] = llvm.intr.fma(%[[AW]], %[[BW]], %[[C]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT:    llvm.store %[[D]], %[[R]] {alignment = 4 : i64} : f32, !llvm.ptr<5>
+// CHECK-NEXT:    %[[A:.*]] = llvm.load %[[S]] {alignment = 2 : i64} : !llvm.ptr<3> -> vector<1xf16>
+// CHECK-NEXT:    %[[B:.*]] = llvm.load %[[S]] {alignment = 2 : i64} : !llvm.ptr<3> -> vector<1xf16>
+// CHECK-NEXT:    %[[C:.*]] = llvm.load %[[R]] {alignment = 4 : i64} : !llvm.ptr<5> -> vector<1xf32>
+// CHECK-NEXT:    %[[AW:.*]] = arith.extf %[[A]] : vector<1xf16> to vector<1xf32>
+// CHECK-NEXT:    %[[BW:.*]] = arith.extf %[[B]] : vector<1xf16> to vector<1xf32>
+// CHECK-NEXT:    %[[D:.*]] = llvm.intr.fma(%[[AW]], %[[BW]], %[[C]]) : (vector<1xf32>, vector<1xf32>, vector<1xf32>) -> vector<1xf32>
+// CHECK-NEXT:    llvm.store %[[D]], %[[R]] {alignment = 4 : i64} : vector<1xf32>, !llvm.ptr<5>
 // CHECK-NEXT:    return
 func.func @mma_memory(%s: !llvm.ptr<3>, %r: !llvm.ptr<5>) {
   %m = fly.static : !fly.mma_atom<!fly.universal_fma<f32, f16, f16, f32>>

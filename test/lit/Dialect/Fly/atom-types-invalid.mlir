@@ -38,7 +38,7 @@ func.func private @f(!fly.universal_atomic<add, i1>)
 
 // -----
 
-// expected-error @+1 {{copy_atom: expected a copy operation type (universal_copy, universal_atomic), got '!fly.universal_fma<f32>'}}
+// expected-error @+1 {{copy_atom: expected a copy operation type, got '!fly.universal_fma<f32>'}}
 func.func private @f(!fly.copy_atom<!fly.universal_fma<f32>, 32>)
 
 // -----
@@ -54,7 +54,7 @@ func.func private @f(!fly.copy_atom<!fly.universal_copy<16>, 0>)
 
 // -----
 
-// expected-error @+1 {{mma_atom: expected an mma operation type (universal_fma), got '!fly.universal_copy<32>'}}
+// expected-error @+1 {{mma_atom: expected an mma operation type, got '!fly.universal_copy<32>'}}
 func.func private @f(!fly.mma_atom<!fly.universal_copy<32>>)
 
 // -----

@@ -35,9 +35,13 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
     - `fly.memref.alloca` is an `llvm.alloca` in address space 5 at the start
       of the function's entry block, of cosize(layout) elements.
 
-    The target-neutral atom calls are lowered too (a tiled_copy or tiled_mma
-    operand stands for its atom; universal_fma is the only MMA operation
-    lowered). Their memref operands are views with a plain layout
+    Atom calls are lowered by their copy or MMA operation (a tiled_copy or
+    tiled_mma operand stands for its atom), through the operation's type
+    interface (FlyAtomInterfaces.td): its emitRead / emitWrite / emitCopy
+    for copies, its emitMma for MMAs. With `chip=`, an operation the chip
+    does not have (the interface's isAvailableOn) is an error naming it,
+    the chip and the chips that have it. What the target-neutral
+    operations become follows. Their memref operands are views with a plain layout
     over contiguous values (a swizzled one is fly-layout-lowering's to
     rebuild; left over, it is an error), so the atom's values are one access
     at the view's pointer, with the pointer type's alignment (the proven
@@ -95,8 +99,14 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
     fly-layout-lowering (and, for kernel arguments,
     fly-rewrite-func-signature) must have removed it.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the module is compiled for: atom calls of operations "
+           "it lacks are errors (empty: not checked)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
 }
 
 #endif // FLY_CONVERSION_FLYTOROCDL_PASSES_TD

@@ -84,11 +84,12 @@ LogicalResult MakeMmaAtomOp::evaluate(Evaluation &e) {
 
 SmallVector<std::pair<StringRef, Type>>
 mlir::fly::getAtomFields(Type atomLike) {
-  Type op;
   if (Type mma = getMmaAtomType(atomLike))
-    op = cast<MmaAtomType>(mma).getOp();
-  if (isa_and_nonnull<UniversalFmaType>(op))
-    return {{"accumulate", IntegerType::get(op.getContext(), 1)}};
+    return cast<MmaOpTypeInterface>(cast<MmaAtomType>(mma).getOp())
+        .getFields();
+  if (Type copy = getCopyAtomType(atomLike))
+    return cast<CopyOpTypeInterface>(cast<CopyAtomType>(copy).getOp())
+        .getFields();
   return {};
 }
 
@@ -323,6 +324,37 @@ Type mlir::fly::getMmaAtomType(Type atomLike) {
   return isa_and_nonnull<MmaAtomType>(atomLike) ? atomLike : Type();
 }
 
+CopyOpTypeInterface mlir::fly::getCopyOperation(Type atomLike) {
+  if (auto atom = dyn_cast_or_null<CopyAtomType>(getCopyAtomType(atomLike)))
+    atomLike = atom.getOp();
+  return dyn_cast_or_null<CopyOpTypeInterface>(atomLike);
+}
+
+MmaOpTypeInterface mlir::fly::getMmaOperation(Type atomLike) {
+  if (auto atom = dyn_cast_or_null<MmaAtomType>(getMmaAtomType(atomLike)))
+    atomLike = atom.getOp();
+  return dyn_cast_or_null<MmaOpTypeInterface>(atomLike);
+}
+
+std::string mlir::fly::checkAvailable(Type atomLike,
+                                      const ::fly::arch::ChipInfo &chip) {
+  auto explain = [&](const std::string &name, auto available) {
+    if (available(chip))
+      return std::string();
+    return name + " is not available on " + chip.name.str() +
+           "; the chips that have it: " + ::fly::arch::chipsWhere(available);
+  };
+  if (CopyOpTypeInterface copy = getCopyOperation(atomLike))
+    return explain(copy.getApiName(), [&](const ::fly::arch::ChipInfo &c) {
+      return copy.isAvailableOn(c);
+    });
+  if (MmaOpTypeInterface mma = getMmaOperation(atomLike))
+    return explain(mma.getApiName(), [&](const ::fly::arch::ChipInfo &c) {
+      return mma.isAvailableOn(c);
+    });
+  return {};
+}
+
 /// The values of one side of a copy call: `n` contiguous elements, which a
 /// swizzle keeps together when the run lies inside one of its 2^base-element
 /// blocks (it only rewrites the bits from `base` up).
@@ -426,17 +458,11 @@ static TensorValue tensorOf(Value v) {
   return std::get<TensorValue>(toAlgebraValue(v.getType()));
 }
 
-/// Element types of a copy: each side's element has the atom's value width,
-/// and an atomic atom's value type.
+/// Element types of a copy: each side's element has the atom's value width.
 static LogicalResult checkCopyElements(Operation *op, Type atomLike,
                                        ArrayRef<Type> elements) {
   auto atom = cast<CopyAtomType>(getCopyAtomType(atomLike));
-  auto atomic = dyn_cast<UniversalAtomicType>(atom.getOp());
   for (Type element : elements) {
-    if (atomic && element != atomic.getValueType())
-      return op->emitOpError("element type ")
-             << element << " differs from the atomic operation's "
-             << atomic.getValueType();
     std::optional<int64_t> bytes = getElementByteSize(element);
     if (!element.isIntOrFloat() || !bytes ||
         *bytes * 8 != atom.getValueBits())
@@ -447,17 +473,21 @@ static LogicalResult checkCopyElements(Operation *op, Type atomLike,
   return success();
 }
 
-/// An atomic atom combines into memory: its destination is global or
-/// shared (or generic) memory, never registers.
-static LogicalResult checkAtomicDestination(Operation *op, Type atomLike,
-                                            MemTensorType dst) {
-  auto atom = cast<CopyAtomType>(getCopyAtomType(atomLike));
-  if (!isa<UniversalAtomicType>(atom.getOp()))
-    return success();
-  auto space = dst.getPointer().getKnownAddressSpace();
-  if (space && *space == AddressSpace::Register)
-    return op->emitOpError("an atomic copy's destination must be in memory, "
-                           "not registers");
+/// The copy operation's own conditions on the memref sides of a call (the
+/// address spaces and element types its instructions take); a null side
+/// is a call's values.
+static LogicalResult checkCopySides(Operation *op, Type atomLike,
+                                    MemTensorType src, MemTensorType dst) {
+  auto copy = cast<CopyOpTypeInterface>(
+      cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp());
+  for (auto [side, isSource] : {std::pair{src, true}, std::pair{dst, false}}) {
+    if (!side)
+      continue;
+    std::string problem =
+        isSource ? copy.checkSource(side) : copy.checkDestination(side);
+    if (!problem.empty())
+      return op->emitOpError(problem);
+  }
   return success();
 }
 
@@ -480,8 +510,8 @@ LogicalResult CopyOp::verify() {
   if (failed(checkCopyElements(*this, getAtom().getType(),
                                {getSrc().getType().getElementType(),
                                 getDst().getType().getElementType()})) ||
-      failed(checkAtomicDestination(*this, getAtom().getType(),
-                                    getDst().getType())))
+      failed(checkCopySides(*this, getAtom().getType(), getSrc().getType(),
+                            getDst().getType())))
     return failure();
   Arith ar;
   TensorValue src = tensorOf(getSrc());
@@ -528,8 +558,8 @@ LogicalResult CopyAtomCallOp::verify() {
   if (failed(checkCopyElements(*this, getAtom().getType(),
                                {getSrc().getType().getElementType(),
                                 getDst().getType().getElementType()})) ||
-      failed(checkAtomicDestination(*this, getAtom().getType(),
-                                    getDst().getType())))
+      failed(checkCopySides(*this, getAtom().getType(), getSrc().getType(),
+                            getDst().getType())))
     return failure();
   Arith ar;
   algebra::CopyAtom atom =
@@ -596,10 +626,12 @@ LogicalResult CopyAtomCallSSAOp::verify() {
     if (getDst() || !getResult())
       return emitOpError("with a memref source, has no destination and "
                          "returns the values");
-    if (failed(checkCopyElements(*this, atomLike, {src.getElementType()})))
+    if (failed(checkCopyElements(*this, atomLike, {src.getElementType()})) ||
+        failed(checkCopySides(*this, atomLike, src, {})))
       return failure();
-    if (isa<UniversalAtomicType>(
-            cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp()))
+    if (cast<CopyOpTypeInterface>(
+            cast<CopyAtomType>(getCopyAtomType(atomLike)).getOp())
+            .isAtomic())
       return emitOpError("an atomic atom writes memory; its value form "
                          "takes the values and a destination");
     Int n = algebra::size(ar, partitionedLayout(tensorOf(getSrc())));
@@ -618,7 +650,7 @@ LogicalResult CopyAtomCallSSAOp::verify() {
                        "destination and returns nothing");
   MemTensorType dst = getDst().getType();
   if (failed(checkCopyElements(*this, atomLike, {dst.getElementType()})) ||
-      failed(checkAtomicDestination(*this, atomLike, dst)))
+      failed(checkCopySides(*this, atomLike, {}, dst)))
     return failure();
   Int n = algebra::size(ar, partitionedLayout(tensorOf(getDst())));
   if (!n.isStatic() || n.value() != atom.numValDst().value() ||

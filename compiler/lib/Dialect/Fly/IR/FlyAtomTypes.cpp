@@ -32,16 +32,12 @@ static bool isElementScalar(Type type) {
   return bits >= 8 && bits <= 128 && bits % 8 == 0;
 }
 
+#include "fly/Dialect/Fly/IR/FlyAtomInterfaces.cpp.inc"
+
 algebra::CopyTraits mlir::fly::getCopyTraits(Arith &ar, Type op) {
-  if (auto copy = dyn_cast_or_null<UniversalCopyType>(op))
-    return algebra::universalCopyTraits(ar, copy.getBits());
-  // One element of T, moved (read, then combined into the destination) by
-  // one thread: UniversalCopy of T's width.
-  if (auto atomic = dyn_cast_or_null<UniversalAtomicType>(op))
-    return algebra::universalCopyTraits(
-        ar, atomic.getValueType().getIntOrFloatBitWidth());
-  ar.fail("expected a copy operation type (universal_copy, "
-          "universal_atomic)");
+  if (auto copy = dyn_cast_or_null<CopyOpTypeInterface>(op))
+    return copy.getCopyTraits(ar);
+  ar.fail("expected a copy operation type");
   return {};
 }
 
@@ -63,9 +59,9 @@ algebra::MmaAtom mlir::fly::getMmaAtom(Arith &ar, Type atom) {
     ar.fail("expected an mma_atom type");
     return {};
   }
-  if (isa<UniversalFmaType>(type.getOp()))
-    return algebra::universalFMA(ar);
-  ar.fail("expected an mma operation type (universal_fma)");
+  if (auto mma = dyn_cast<MmaOpTypeInterface>(type.getOp()))
+    return mma.getMmaTraits(ar);
+  ar.fail("expected an mma operation type");
   return {};
 }
 
@@ -114,8 +110,8 @@ std::array<Type, 4> mlir::fly::getMmaElementTypes(Type type) {
   if (auto tiled = dyn_cast_or_null<TiledMmaType>(type))
     type = tiled.getAtom();
   if (auto atom = dyn_cast_or_null<MmaAtomType>(type))
-    if (auto fma = dyn_cast<UniversalFmaType>(atom.getOp()))
-      return {fma.getD(), fma.getA(), fma.getB(), fma.getC()};
+    if (auto mma = dyn_cast<MmaOpTypeInterface>(atom.getOp()))
+      return mma.getElementTypes();
   return {};
 }
 
@@ -178,9 +174,9 @@ UniversalAtomicType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult CopyAtomType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    Type op, int64_t valueBits) {
-  if (!isa_and_nonnull<UniversalCopyType, UniversalAtomicType>(op))
-    return emitError() << "copy_atom: expected a copy operation type "
-                       << "(universal_copy, universal_atomic), got " << op;
+  if (!isa_and_nonnull<CopyOpTypeInterface>(op))
+    return emitError() << "copy_atom: expected a copy operation type, got "
+                       << op;
   if (valueBits < 1)
     return emitError() << "copy_atom: the value width must be positive, got "
                        << valueBits;
@@ -193,10 +189,12 @@ LogicalResult CopyAtomType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult MmaAtomType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Type op) {
-  if (!isa_and_nonnull<UniversalFmaType>(op))
-    return emitError() << "mma_atom: expected an mma operation type "
-                       << "(universal_fma), got " << op;
-  return success();
+  if (!isa_and_nonnull<MmaOpTypeInterface>(op))
+    return emitError() << "mma_atom: expected an mma operation type, got "
+                       << op;
+  Arith ar;
+  cast<MmaOpTypeInterface>(op).getMmaTraits(ar);
+  return reportArith(emitError, ar, "mma_atom: ");
 }
 
 LogicalResult

@@ -88,8 +88,8 @@ std::optional<AlgebraValue> mlir::fly::getAlgebraValue(Type type) {
         return AlgebraValue(
             TensorValue{t.getBase().getValue(), t.getLayout().getValue()});
       })
-      .Case<UniversalCopyType, UniversalFmaType, UniversalAtomicType,
-            CopyAtomType, MmaAtomType, TiledCopyType, TiledMmaType>(
+      .Case<CopyOpTypeInterface, MmaOpTypeInterface, CopyAtomType,
+            MmaAtomType, TiledCopyType, TiledMmaType>(
           [](auto t) { return AlgebraValue(AtomValue{t}); })
       .Default([](Type) { return std::nullopt; });
 }
@@ -140,8 +140,8 @@ Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
 
 bool mlir::fly::isAlgebraType(Type type) {
   return isa<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
-             TileType, CoordTensorType, UniversalCopyType, UniversalFmaType,
-             UniversalAtomicType, CopyAtomType, MmaAtomType, TiledCopyType,
+             TileType, CoordTensorType, CopyOpTypeInterface,
+             MmaOpTypeInterface, CopyAtomType, MmaAtomType, TiledCopyType,
              TiledMmaType>(type);
 }
 

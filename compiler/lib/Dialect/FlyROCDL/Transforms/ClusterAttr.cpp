@@ -1,7 +1,7 @@
 //===- ClusterAttr.cpp - Workgroup clusters as a ROCDL kernel attribute ---===//
 
 #include "fly/Dialect/FlyROCDL/Transforms/Passes.h"
-#include "fly/Target/Chip.h"
+#include "fly/Arch/Chip.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -25,7 +25,7 @@ struct FlyROCDLClusterAttr
   using FlyROCDLClusterAttrBase::FlyROCDLClusterAttrBase;
 
   void runOnOperation() override {
-    const ::fly::target::ChipInfo *info = ::fly::target::lookupChip(chip);
+    const ::fly::arch::ChipInfo *info = ::fly::arch::lookupChip(chip);
     bool failedAny = false;
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
       Attribute attr = func->getDiscardableAttr(kClusterDims);
@@ -39,11 +39,11 @@ struct FlyROCDLClusterAttr
   }
 
   LogicalResult lower(LLVM::LLVMFuncOp func, Attribute attr,
-                      const ::fly::target::ChipInfo *info) {
+                      const ::fly::arch::ChipInfo *info) {
     if (!info)
       return func.emitError() << "fly-rocdl-cluster-attr: unknown chip '"
                               << chip << "'; supported: "
-                              << ::fly::target::supportedChipList();
+                              << ::fly::arch::supportedChipList();
     if (!info->hasClusters)
       return func.emitError()
              << "workgroup clusters (" << kClusterDims << ") need a chip with "

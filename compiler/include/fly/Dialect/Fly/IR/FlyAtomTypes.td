@@ -11,11 +11,12 @@
 #ifndef FLY_DIALECT_FLY_IR_FLYATOMTYPES_TD
 #define FLY_DIALECT_FLY_IR_FLYATOMTYPES_TD
 
+include "fly/Dialect/Fly/IR/FlyAtomInterfaces.td"
 include "fly/Dialect/Fly/IR/FlyDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 
-class Fly_AtomTypeDef<string name, string typeMnemonic>
-    : TypeDef<Fly_Dialect, name> {
+class Fly_AtomTypeDef<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Fly_Dialect, name, traits> {
   let mnemonic = typeMnemonic;
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -25,14 +26,16 @@ class Fly_AtomTypeDef<string name, string typeMnemonic>
 // Target-neutral operations
 //===----------------------------------------------------------------------===//
 
-def Fly_UniversalCopyType : Fly_AtomTypeDef<"UniversalCopy", "universal_copy"> {
+def Fly_UniversalCopyType : Fly_AtomTypeDef<"UniversalCopy", "universal_copy",
+    [DeclareTypeInterfaceMethods<Fly_CopyOpTypeInterface>]> {
   let summary = "CuTe's UniversalCopy: one thread moves BITS contiguous bits";
   let description = [{ `!fly.universal_copy<128>`; BITS is 8, 16, 32, 64 or
     128. }];
   let parameters = (ins "int64_t":$bits);
 }
 
-def Fly_UniversalFmaType : Fly_AtomTypeDef<"UniversalFma", "universal_fma"> {
+def Fly_UniversalFmaType : Fly_AtomTypeDef<"UniversalFma", "universal_fma",
+    [DeclareTypeInterfaceMethods<Fly_MmaOpTypeInterface, ["getFields"]>]> {
   let summary = "CuTe's UniversalFMA: d = a * b + c by one thread";
   let description = [{
     `!fly.universal_fma<f32>` (all four operands of one type) or
@@ -45,7 +48,9 @@ def Fly_UniversalFmaType : Fly_AtomTypeDef<"UniversalFma", "universal_fma"> {
 }
 
 def Fly_UniversalAtomicType
-    : Fly_AtomTypeDef<"UniversalAtomic", "universal_atomic"> {
+    : Fly_AtomTypeDef<"UniversalAtomic", "universal_atomic",
+        [DeclareTypeInterfaceMethods<Fly_CopyOpTypeInterface,
+                                     ["isAtomic", "checkSource", "checkDestination"]>]> {
   let summary = "an atomic read-modify-write of one element by one thread";
   let description = [{
     `!fly.universal_atomic<add, f32>`: OP is `add`, `max` or `min`, T an
@@ -116,11 +121,10 @@ def Fly_TiledMmaType : Fly_AtomTypeDef<"TiledMma", "tiled_mma"> {
 //===----------------------------------------------------------------------===//
 
 def Fly_CopyOpType
-    : Type<CPred<"::llvm::isa<::mlir::fly::UniversalCopyType, "
-                 "::mlir::fly::UniversalAtomicType>($_self)">,
+    : Type<CPred<"::llvm::isa<::mlir::fly::CopyOpTypeInterface>($_self)">,
            "fly copy operation">;
 def Fly_MmaOpType
-    : Type<CPred<"::llvm::isa<::mlir::fly::UniversalFmaType>($_self)">,
+    : Type<CPred<"::llvm::isa<::mlir::fly::MmaOpTypeInterface>($_self)">,
            "fly mma operation">;
 def Fly_CopyAtom
     : Type<CPred<"::llvm::isa<::mlir::fly::CopyAtomType>($_self)">,

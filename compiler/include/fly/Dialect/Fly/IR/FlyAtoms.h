@@ -51,6 +51,31 @@ std::array<Type, 4> getMmaElementTypes(Type type);
 Type getCopyAtomType(Type atomLike);
 Type getMmaAtomType(Type atomLike);
 
+/// The copy or MMA operation of an atom-like type (an operation, an atom,
+/// or a tiled one); null for other types.
+CopyOpTypeInterface getCopyOperation(Type atomLike);
+MmaOpTypeInterface getMmaOperation(Type atomLike);
+
+/// Whether `chip` has the operation of an atom-like type: empty, or the
+/// error naming the operation, the chip and the chips that have it.
+std::string checkAvailable(Type atomLike, const ::fly::arch::ChipInfo &chip);
+
+/// Helpers of the atoms' lowerings (on LLVM-level values):
+/// `count` values of `type`'s element type loaded from `ptr` as a vector,
+/// with the alignment the memref type proves;
+Value emitVectorLoad(OpBuilder &b, Location loc, Value ptr, MemTensorType type,
+                     int64_t count);
+/// a vector of values stored at `ptr` (bitcast to `type`'s element type of
+/// the same width first when it differs);
+void emitVectorStore(OpBuilder &b, Location loc, Value values, Value ptr,
+                     MemTensorType type);
+/// a scalar or vector with its elements converted to `to` (floats extend
+/// or truncate, through f32 between two 16-bit types; integers sign-extend
+/// or truncate; int <-> float as signed, rounding towards zero);
+Value convertElements(OpBuilder &b, Location loc, Value value, Type to);
+/// c, or zero when the atom's `accumulate` field is false at run time.
+Value accumulatorOf(OpBuilder &b, Location loc, Value atom, Value c);
+
 /// The run-time fields of an atom's operation (atom.set_value), with their
 /// types; none for an operation without fields.
 SmallVector<std::pair<StringRef, Type>> getAtomFields(Type atomLike);

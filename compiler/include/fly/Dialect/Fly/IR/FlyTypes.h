@@ -8,7 +8,10 @@
 #ifndef FLY_DIALECT_FLY_IR_FLYTYPES_H
 #define FLY_DIALECT_FLY_IR_FLYTYPES_H
 
+#include "fly/Algebra/Atom.h"
 #include "fly/Algebra/Layout.h"
+#include "fly/Arch/Chip.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
@@ -29,6 +32,7 @@ withoutHandles(const ::fly::algebra::ComposedLayout &l);
 
 } // namespace mlir::fly
 
+#include "fly/Dialect/Fly/IR/FlyAtomInterfaces.h.inc"
 #include "fly/Dialect/Fly/IR/FlyEnums.h.inc"
 #define GET_ATTRDEF_CLASSES
 #include "fly/Dialect/Fly/IR/FlyAttrs.h.inc"
