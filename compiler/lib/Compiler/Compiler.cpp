@@ -4,6 +4,7 @@
 #include "fly/HostEntry.h"
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Target/Compile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -692,7 +693,7 @@ void registerDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   // #gpu.select_object: gpu.binary and gpu.launch_func to LLVM IR.
   gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
-  registry.insert<FlyDialect>();
+  registry.insert<FlyDialect, fly_rocdl::FlyROCDLDialect>();
 }
 
 void registerPasses() {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Arch/Chip.h"
 #include "fly/Target/CodeObject.h"
@@ -227,7 +228,7 @@ int main(int argc, char **argv) {
   registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registry.insert<FlyDialect>();
+  registry.insert<FlyDialect, mlir::fly_rocdl::FlyROCDLDialect>();
   MLIRContext context(registry);
   // A diagnostic names the op and its location; the op's full text would
   // bury it.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Compile.h"
 
@@ -25,7 +26,7 @@ int main(int argc, char **argv) {
   // #rocdl.target wins, and ours links with lld in-process (no ROCm).
   mlir::fly::registerFlyTargetInterfaces(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::fly::FlyDialect>();
+  registry.insert<mlir::fly::FlyDialect, mlir::fly_rocdl::FlyROCDLDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "FlyDSL optimizer driver\n", registry));

@@ -13,6 +13,7 @@
 #include "fly/Algebra/TiledMma.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Arch/Chip.h"
 #include "fly/runtime/EmuRuntime.h"
 
@@ -239,7 +240,10 @@ NB_MODULE(_fly, m) {
            })
       .def_prop_ro("is_fly",
                    [](const TypeHandle &h) {
-                     return mlir::isa<mlir::fly::FlyDialect>(h.type.getDialect());
+                     // The fly dialect's, or fly_rocdl's (its atom operations).
+                     return mlir::isa<mlir::fly::FlyDialect,
+                                      mlir::fly_rocdl::FlyROCDLDialect>(
+                         h.type.getDialect());
                    })
       .def_prop_ro("is_static",
                    [](const TypeHandle &h) { return mlir::fly::isStatic(h.type); })
@@ -249,7 +253,7 @@ NB_MODULE(_fly, m) {
                      // type's head for others ("i32", "vector", "f16").
                      std::string text = printType(h.type);
                      llvm::StringRef s(text);
-                     s.consume_front("!fly.");
+                     s.consume_front("!fly.") || s.consume_front("!fly_rocdl.");
                      return s.take_until([](char c) { return c == '<'; }).str();
                    })
       .def_prop_ro("value", &staticValue,
@@ -458,5 +462,14 @@ NB_MODULE(_fly, m) {
         dma.append(bits);
     info["lds_dma_bits"] = dma;
     return info;
+  });
+  // Whether a chip has the operation of an atom-like type (an operation,
+  // atom or tiled atom): "" or the error naming it, the chip and the chips
+  // that have it (convert-fly-to-rocdl's check, made at trace time too).
+  m.def("atom_unavailable", [](const TypeHandle &h, const std::string &name) {
+    const fly::arch::ChipInfo *chip = fly::arch::lookupChip(name);
+    if (!chip)
+      throw nb::value_error(("unknown chip " + name).c_str());
+    return mlir::fly::checkAvailable(h.type, *chip);
   });
 }

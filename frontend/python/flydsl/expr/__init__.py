@@ -18,6 +18,7 @@ from .arith import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 
 from . import arith, derived, enum, gpu, math, numeric, primitive, typing  # noqa: F401
+from . import rocdl  # noqa: F401  (fx.rocdl: its names stay in their namespace, as FlyDSL's)
 
 _LIBRARIES = {"coop": "flydsl.extension.coop"}
 

@@ -12,7 +12,7 @@ of argument is a TraceError naming the function and the argument.
 from __future__ import annotations
 
 from .. import _fly
-from ..tracing.trace import builder
+from ..tracing.trace import Trace, builder
 from . import _core
 from . import numeric as nm
 from ._core import FlyValue, describe, emit, expect, fail, int_tuple, static_value, wrap
@@ -730,12 +730,23 @@ def tile_to_shape(block, trg_shape, ord_shape=None):
 
 
 
+def _check_available(api, h):
+    """An operation the chip being traced for lacks (fx.rocdl.MFMA on
+    gfx1100): a located error naming it and the chips that have it."""
+    arch = Trace.current().arch if Trace.active() else ""
+    if arch:
+        missing = _fly.atom_unavailable(h, arch)
+        if missing:
+            fail(api, missing)
+
+
 def make_mma_atom(mma_op_type):
     """The MMA atom of an operation type (fx.UniversalFMA(...), fx.rocdl's)."""
     h = handle(mma_op_type)
     if not hasattr(h, "kind") or not h.is_fly:
         fail("make_mma_atom", f"argument 'mma_op_type' must be an MMA operation type, not "
                               f"{describe(mma_op_type)}")
+    _check_available("make_mma_atom", h)
     t = MmaAtomType.get(h).handle
     (v,) = builder().op("fly.make_mma_atom", [], [t])
     return wrap(v)
@@ -748,6 +759,7 @@ def make_copy_atom(copy_op_type, elem_type):
     if not hasattr(h, "kind") or not h.is_fly:
         fail("make_copy_atom", f"argument 'copy_op_type' must be a copy operation type "
                                f"(e.g. fx.UniversalCopy128b()), not {describe(copy_op_type)}")
+    _check_available("make_copy_atom", h)
     bits = _bits_of("make_copy_atom", "elem_type", elem_type)
     t = CopyAtomType.get(h, bits).handle
     (v,) = builder().op("fly.make_copy_atom", [], [t])

@@ -1,0 +1,13 @@
+//===- GFX1250/CopyAtoms.td - gfx1250 tensor data mover ----*- tablegen -*-===//
+//
+// Types of FlyROCDLDialect.td's FlyROCDL_CopyOp / FlyROCDL_MmaOp classes;
+// implemented in lib/Dialect/FlyROCDL/IR/GFX1250/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLY_DIALECT_FLYROCDL_IR_GFX1250_COPYATOMS_TD
+#define FLY_DIALECT_FLYROCDL_IR_GFX1250_COPYATOMS_TD
+
+include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.td"
+
+#endif // FLY_DIALECT_FLYROCDL_IR_GFX1250_COPYATOMS_TD

@@ -1,0 +1,3 @@
+"""buffer resources, tensors and pointers; BufferCopy*, BufferCopyLDS*, BufferAtomic*."""
+
+__all__: list = []

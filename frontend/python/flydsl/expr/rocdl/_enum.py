@@ -1,0 +1,3 @@
+"""fx.rocdl's enums (SyncScope)."""
+
+__all__: list = []
