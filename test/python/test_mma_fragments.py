@@ -331,8 +331,8 @@ def test_block_tile_of_a_kernel_argument(compile_only):
     @flyc.kernel
     def k(A: fx.Tensor, C: fx.Tensor):
         mma = tiled_mmas()["221"]
-        bA = fx.slice(fx.zipped_divide(A, (16, 8)), ((None, None), fx.block_idx.x))
-        bC = fx.slice(fx.zipped_divide(C, (16, 16)), ((None, None), fx.block_idx.x))
+        bA = fx.slice(fx.zipped_divide(A, (16, 8)), (None, fx.block_idx.x))
+        bC = fx.slice(fx.zipped_divide(C, (16, 16)), (None, fx.block_idx.x))
         thr = mma.thr_slice(fx.thread_idx.x)
         out["r"] = [str(x.ir.type) for x in (thr.make_fragment_A(bA), thr.make_fragment_C(bC),
                                            thr.make_fragment_A(bA, stages=2))]
@@ -359,10 +359,9 @@ def make_gemm(block_m, block_n, block_k, atom_layout, permutation, threads):
         bB = fx.zipped_divide(B, (block_n, block_k))
         bC = fx.zipped_divide(C, (block_m, block_n))
 
-        # FlyDSL writes (None, bid): its slice unwraps the one kept mode.
-        bA = fx.slice(bA, ((None, None), bid))
-        bB = fx.slice(bB, ((None, None), bid))
-        bC = fx.slice(bC, ((None, None), bid))
+        bA = fx.slice(bA, (None, bid))
+        bB = fx.slice(bB, (None, bid))
+        bC = fx.slice(bC, (None, bid))
 
         mma_atom = fx.make_mma_atom(fx.UniversalFMA(fx.Float32))
         tiled_mma = fx.make_tiled_mma(mma_atom, fx.make_layout(*atom_layout),

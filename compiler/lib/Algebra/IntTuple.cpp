@@ -674,6 +674,10 @@ IntTuple dice(Arith &ar, const IntTuple &crd, const IntTuple &t) {
   return sliceOrDice(ar, crd, t, /*keepNone=*/false);
 }
 
+IntTuple unwrap(const IntTuple &t) {
+  return t.isTuple() && t.rank() == 1 ? unwrap(t[0]) : t;
+}
+
 Int product(Arith &ar, const IntTuple &t) {
   if (t.isLeaf())
     return t.leaf();

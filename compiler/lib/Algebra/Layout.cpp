@@ -403,6 +403,10 @@ Layout dice(Arith &ar, const IntTuple &crd, const Layout &l) {
   return Layout(dice(ar, crd, l.shape), dice(ar, crd, l.stride));
 }
 
+Layout unwrap(const Layout &l) {
+  return Layout(unwrap(l.shape), unwrap(l.stride));
+}
+
 //===----------------------------------------------------------------------===//
 // coalesce, filter
 //===----------------------------------------------------------------------===//

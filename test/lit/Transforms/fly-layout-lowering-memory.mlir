@@ -115,7 +115,7 @@ func.func @contiguous(%g: !llvm.ptr<1>, %n: i32, %r: i32) {
   %m = fly.make_view(%p, %l) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(8,4):(?{div=4},1)>)
   %crd = fly.make_int_tuple(%r) : (i32) -> !fly.int_tuple<(?,*)>
   %row = fly.slice(%m, %crd) : (!fly.memref<f32, global, (8,4):(?{div=4},1), align<16>>, !fly.int_tuple<(?,*)>)
-  %v = fly.memref.load_vec(%row) : (!fly.memref<f32, global, (4):(1), align<16>>)
+  %v = fly.memref.load_vec(%row) : (!fly.memref<f32, global, 4:1, align<16>>)
   %t = fly.static : !fly.tile<[1|4]>
   %tiles = fly.zipped_divide(%m, %t) : (!fly.memref<f32, global, (8,4):(?{div=4},1), align<16>>, !fly.tile<[1|4]>)
   %tcrd = fly.make_int_tuple(%r) : (i32) -> !fly.int_tuple<((*,*),(?,0))>

@@ -246,6 +246,10 @@ IntTuple prepend(const IntTuple &t, const IntTuple &x);
 IntTuple slice(Arith &ar, const IntTuple &crd, const IntTuple &t);
 /// Keep the modes of `t` where `crd` is not `*`.
 IntTuple dice(Arith &ar, const IntTuple &crd, const IntTuple &t);
+/// `t` with every enclosing rank-1 tuple removed: ((4,8)) is (4,8), ((4))
+/// is 4. FlyDSL's slice and dice ops return their result so; the algebra's
+/// slice and dice (CuTe's) keep the tuple.
+IntTuple unwrap(const IntTuple &t);
 
 Int product(Arith &ar, const IntTuple &t);
 IntTuple productEach(Arith &ar, const IntTuple &t);

@@ -123,6 +123,8 @@ Layout prepend(const Layout &l, const Layout &x);
 Layout slice(Arith &ar, const IntTuple &crd, const Layout &l,
              IntTuple *offset = nullptr);
 Layout dice(Arith &ar, const IntTuple &crd, const Layout &l);
+/// Shape and stride unwrapped alike (they are congruent).
+Layout unwrap(const Layout &l);
 
 //===----------------------------------------------------------------------===//
 // Algebra

@@ -553,14 +553,16 @@ def prepend(base, elem, *, n: int | None = None):
 
 
 def slice_(src, coord):
-    """Keep the modes where coord is None (`*`); a tensor's iterator moves
-    to the fixed part."""
+    """Keep the modes where coord is None (`*`), flattened, and unwrapped
+    while one mode is left (a kept (16,8) is (16,8), a kept leaf a leaf);
+    a tensor's iterator moves to the fixed part."""
     src = _moded("slice", src)
     return emit("fly.slice", src, _tuple_arg("slice", "coord", coord))
 
 
 def dice(src, coord):
-    """Keep the modes where coord is not None."""
+    """Keep the modes where coord is not None (flattened and unwrapped as
+    by slice)."""
     src = src if isinstance(src, FlyValue) else int_tuple(src)
     expect("dice", "src", src, ("int_tuple", "layout"))
     return emit("fly.dice", src, _tuple_arg("dice", "coord", coord))

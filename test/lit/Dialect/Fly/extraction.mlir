@@ -110,14 +110,16 @@ func.func @append_prepend() {
 }
 
 // slice keeps the modes where the coordinate is `*`, dice the others; both
-// flatten the kept modes into one tuple (CuTe's filter_tuple).
+// flatten the kept modes into one tuple (CuTe's filter_tuple) and then, as
+// FlyDSL's ops do, unwrap it while it has one mode: one kept leaf is a leaf,
+// one kept tuple mode is that tuple.
 // CHECK-LABEL: func.func @slice_dice
-// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<(4)>
-// CHECK:         fly.slice{{.*}} -> !fly.layout<(4):(1)>
-// CHECK:         fly.dice{{.*}} -> !fly.int_tuple<(8)>
-// CHECK:         fly.dice{{.*}} -> !fly.layout<(8):(4)>
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<4>
+// CHECK:         fly.slice{{.*}} -> !fly.layout<4:1>
+// CHECK:         fly.dice{{.*}} -> !fly.int_tuple<8>
+// CHECK:         fly.dice{{.*}} -> !fly.layout<8:4>
 // CHECK:         fly.slice{{.*}} -> !fly.layout<(2,4):(1,6)>
-// CHECK:         fly.dice{{.*}} -> !fly.layout<(3):(2)>
+// CHECK:         fly.dice{{.*}} -> !fly.layout<3:2>
 func.func @slice_dice() {
   %t = fly.static : !fly.int_tuple<(4,8)>
   %l = fly.static : !fly.layout<(4,8):(1,4)>
@@ -130,5 +132,48 @@ func.func @slice_dice() {
   %cn = fly.static : !fly.int_tuple<((*,1),*)>
   %4 = fly.slice(%n, %cn) : (!fly.layout<((2,3),4):((1,2),6)>, !fly.int_tuple<((*,1),*)>)
   %5 = fly.dice(%n, %cn) : (!fly.layout<((2,3),4):((1,2),6)>, !fly.int_tuple<((*,1),*)>)
+  return
+}
+
+// The unwrapping, case by case (FlyDSL 0.4.2 gives the same types): a kept
+// tuple mode under a leaf `*` (a block of zipped_divide), with a dynamic
+// coordinate and a dynamic stride; the same mode kept leaf by leaf; every
+// enclosing one-mode tuple; a leaf inside a nested mode; two modes kept;
+// dice keeping one tuple mode; all `*`; nothing kept (rank 0).
+// CHECK-LABEL: func.func @slice_dice_unwrap
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<(16,8)>
+// CHECK:         fly.slice{{.*}} -> !fly.layout<(16,8):(?,1)>
+// CHECK:         fly.slice{{.*}} -> !fly.layout<(16,8):(?,1)>
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<(4,8)>
+// CHECK:         fly.slice{{.*}} -> !fly.layout<8:1>
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<(16,3)>
+// CHECK:         fly.dice{{.*}} -> !fly.layout<(2,3):(?,128)>
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<(4,8)>
+// CHECK:         fly.slice{{.*}} -> !fly.int_tuple<()>
+// CHECK:         fly.dice{{.*}} -> !fly.int_tuple<()>
+func.func @slice_dice_unwrap(%s: i32, %b: i32) {
+  %t = fly.static : !fly.int_tuple<((16,8),(2,3))>
+  %cb = fly.make_int_tuple(%b) : (i32) -> !fly.int_tuple<(*,?)>
+  %0 = fly.slice(%t, %cb) : (!fly.int_tuple<((16,8),(2,3))>, !fly.int_tuple<(*,?)>)
+  %sh = fly.static : !fly.int_tuple<((16,8),(2,3))>
+  %st = fly.make_int_tuple(%s, %s) : (i32, i32) -> !fly.int_tuple<((?,1),(?,128))>
+  %l = fly.make_layout(%sh, %st) : (!fly.int_tuple<((16,8),(2,3))>, !fly.int_tuple<((?,1),(?,128))>)
+  %1 = fly.slice(%l, %cb) : (!fly.layout<((16,8),(2,3)):((?,1),(?,128))>, !fly.int_tuple<(*,?)>)
+  %cf = fly.make_int_tuple(%b) : (i32) -> !fly.int_tuple<((*,*),?)>
+  %2 = fly.slice(%l, %cf) : (!fly.layout<((16,8),(2,3)):((?,1),(?,128))>, !fly.int_tuple<((*,*),?)>)
+  %d = fly.static : !fly.int_tuple<(((4,8)),2)>
+  %c1 = fly.static : !fly.int_tuple<(*,1)>
+  %3 = fly.slice(%d, %c1) : (!fly.int_tuple<(((4,8)),2)>, !fly.int_tuple<(*,1)>)
+  %cl = fly.static : !fly.int_tuple<((0,*),1)>
+  %4 = fly.slice(%l, %cl) : (!fly.layout<((16,8),(2,3)):((?,1),(?,128))>, !fly.int_tuple<((0,*),1)>)
+  %cm = fly.static : !fly.int_tuple<((*,0),(1,*))>
+  %5 = fly.slice(%t, %cm) : (!fly.int_tuple<((16,8),(2,3))>, !fly.int_tuple<((*,0),(1,*))>)
+  %6 = fly.dice(%l, %c1) : (!fly.layout<((16,8),(2,3)):((?,1),(?,128))>, !fly.int_tuple<(*,1)>)
+  %p = fly.static : !fly.int_tuple<(4,8)>
+  %ca = fly.static : !fly.int_tuple<(*,*)>
+  %7 = fly.slice(%p, %ca) : (!fly.int_tuple<(4,8)>, !fly.int_tuple<(*,*)>)
+  %cz = fly.static : !fly.int_tuple<(1,2)>
+  %8 = fly.slice(%p, %cz) : (!fly.int_tuple<(4,8)>, !fly.int_tuple<(1,2)>)
+  %9 = fly.dice(%p, %ca) : (!fly.int_tuple<(4,8)>, !fly.int_tuple<(*,*)>)
   return
 }

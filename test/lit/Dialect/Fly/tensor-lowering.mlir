@@ -22,7 +22,7 @@
 func.func @slice_argument(%m: !fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>, %i: i32, %j: i32) -> f32 {
   %crd = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(?,*)>
   %row = fly.slice(%m, %crd) : (!fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>, !fly.int_tuple<(?,*)>)
-  %x = fly.memref.load(%row, %j) : (!fly.memref<f32, global, (?):(1), align<16>>, i32)
+  %x = fly.memref.load(%row, %j) : (!fly.memref<f32, global, ?:1, align<16>>, i32)
   return %x : f32
 }
 
@@ -44,7 +44,7 @@ func.func @slice_view(%p: !fly.ptr<f16, shared, align<16>>, %n: i32, %i: i32) ->
   %v = fly.make_view(%p, %l) : (!fly.ptr<f16, shared, align<16>>, !fly.layout<(8,?):(1,8)>)
   %crd = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(*,?)>
   %col = fly.slice(%v, %crd) : (!fly.memref<f16, shared, (8,?):(1,8), align<16>>, !fly.int_tuple<(*,?)>)
-  %q = fly.get_iter(%col) : (!fly.memref<f16, shared, (8):(1), align<16>>)
+  %q = fly.get_iter(%col) : (!fly.memref<f16, shared, 8:1, align<16>>)
   %x = fly.ptr.load(%q) : (!fly.ptr<f16, shared, align<16>>) -> vector<8xf16>
   return %x : vector<8xf16>
 }
@@ -58,33 +58,54 @@ func.func @slice_view(%p: !fly.ptr<f16, shared, align<16>>, %n: i32, %i: i32) ->
 // CHECK-DAG:     %[[OFF:.*]] = arith.muli %[[I]], %{{.*}} : i32
 // CHECK-DAG:     %[[SW:.*]] = fly.static : !fly.swizzle<S<3,4,3>>
 // CHECK-DAG:     %[[OFFT:.*]] = fly.make_int_tuple(%[[OFF]]) : (i32) -> !fly.int_tuple<?{div=64}>
-// CHECK-DAG:     %[[OUTER:.*]] = fly.static : !fly.layout<(64):(1)>
+// CHECK-DAG:     %[[OUTER:.*]] = fly.static : !fly.layout<64:1>
 // CHECK:         %[[C:.*]] = fly.make_composed_layout(%[[SW]], %[[OFFT]], %[[OUTER]])
-// CHECK:         %[[V:.*]] = fly.make_view(%[[P]], %[[C]]) : (!fly.ptr<f16, shared, align<16>>, !fly.composed_layout<S<3,4,3> o ?{div=64} o (64):(1)>) -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o (64):(1), align<16>>
+// CHECK:         %[[V:.*]] = fly.make_view(%[[P]], %[[C]]) : (!fly.ptr<f16, shared, align<16>>, !fly.composed_layout<S<3,4,3> o ?{div=64} o 64:1>) -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o 64:1, align<16>>
 // CHECK:         return %[[V]]
 func.func @slice_composed(%s: !fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>, %i: i32)
-    -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o (64):(1), align<16>> {
+    -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o 64:1, align<16>> {
   %ri = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(?,*)>
   %0 = fly.slice(%s, %ri) : (!fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>, !fly.int_tuple<(?,*)>)
-  return %0 : !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o (64):(1), align<16>>
+  return %0 : !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o 64:1, align<16>>
 }
 
 // -----
 
 // A coordinate tensor's base becomes a new int_tuple.
 // CHECK-LABEL: func.func @slice_coord
-// CHECK-DAG:     %[[L:.*]] = fly.static : !fly.layout<(4):(1E1)>
+// CHECK-DAG:     %[[L:.*]] = fly.static : !fly.layout<4:1E1>
 // CHECK-DAG:     %[[B:.*]] = fly.make_int_tuple(%{{.*}}) : (i32) -> !fly.int_tuple<(?,0)>
-// CHECK:         %[[V:.*]] = fly.make_view(%[[B]], %[[L]]) : (!fly.int_tuple<(?,0)>, !fly.layout<(4):(1E1)>) -> !fly.coord_tensor<(?,0), (4):(1E1)>
+// CHECK:         %[[V:.*]] = fly.make_view(%[[B]], %[[L]]) : (!fly.int_tuple<(?,0)>, !fly.layout<4:1E1>) -> !fly.coord_tensor<(?,0), 4:1E1>
 // CHECK:         return %[[V]]
-func.func @slice_coord(%i: i32) -> !fly.coord_tensor<(?,0), (4):(1E1)> {
+func.func @slice_coord(%i: i32) -> !fly.coord_tensor<(?,0), 4:1E1> {
   %z = fly.static : !fly.int_tuple<(0,0)>
   %sh = fly.static : !fly.int_tuple<(16,4)>
   %il = fly.make_identity_layout(%sh) : (!fly.int_tuple<(16,4)>)
   %ct = fly.make_view(%z, %il) : (!fly.int_tuple<(0,0)>, !fly.layout<(16,4):(1E0,1E1)>)
   %crd = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(?,*)>
   %cs = fly.slice(%ct, %crd) : (!fly.coord_tensor<(0,0), (16,4):(1E0,1E1)>, !fly.int_tuple<(?,*)>)
-  return %cs : !fly.coord_tensor<(?,0), (4):(1E1)>
+  return %cs : !fly.coord_tensor<(?,0), 4:1E1>
+}
+
+// -----
+
+// A block of zipped_divide, (*,?) as FlyDSL's examples write it: the one
+// kept mode (16,8) is the result's layout (not ((16,8))), rebuilt from the
+// dynamic row stride; the pointer moves to the block.
+// CHECK-LABEL: func.func @slice_block
+// CHECK-DAG:     %[[L:.*]]:3 = fly.get_leaves
+// CHECK-DAG:     %[[SH:.*]] = fly.static : !fly.int_tuple<(16,8)>
+// CHECK-DAG:     %[[ST:.*]] = fly.make_int_tuple(%[[L]]#2) : (i32) -> !fly.int_tuple<(?{div=8},1)>
+// CHECK:         %[[LAY:.*]] = fly.make_layout(%[[SH]], %[[ST]]) : (!fly.int_tuple<(16,8)>, !fly.int_tuple<(?{div=8},1)>) -> !fly.layout<(16,8):(?{div=8},1)>
+// CHECK:         %[[Q:.*]] = fly.add_offset
+// CHECK:         fly.make_view(%[[Q]], %[[LAY]]) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(16,8):(?{div=8},1)>) -> !fly.memref<f32, global, (16,8):(?{div=8},1), align<16>>
+func.func @slice_block(%m: !fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>, %b: i32)
+    -> !fly.memref<f32, global, (16,8):(?{div=8},1), align<16>> {
+  %t = fly.static : !fly.tile<[16|8]>
+  %z = fly.zipped_divide(%m, %t) : (!fly.memref<f32, global, (?,?):(?{div=8},1), align<16>>, !fly.tile<[16|8]>)
+  %crd = fly.make_int_tuple(%b) : (i32) -> !fly.int_tuple<(*,?)>
+  %blk = fly.slice(%z, %crd) : (!fly.memref<f32, global, ((16,8),(?,?)):((?{div=8},1),(?{div=128},8)), align<16>>, !fly.int_tuple<(*,?)>)
+  return %blk : !fly.memref<f32, global, (16,8):(?{div=8},1), align<16>>
 }
 
 // -----

@@ -43,9 +43,9 @@ func.func @get_iter_of_layout() {
 // The written alignment of a slice is checked like any inferred type.
 func.func @slice_alignment(%m: !fly.memref<f32, global, (4,8):(8,1), align<16>>) {
   %c = fly.static : !fly.int_tuple<(*,1)>
-  // expected-error @+2 {{'fly.slice' op inferred type(s) '!fly.memref<f32, global, (4):(8)>' are incompatible with return type(s) of operation '!fly.memref<f32, global, (4):(8), align<16>>'}}
+  // expected-error @+2 {{'fly.slice' op inferred type(s) '!fly.memref<f32, global, 4:8>' are incompatible with return type(s) of operation '!fly.memref<f32, global, 4:8, align<16>>'}}
   // expected-error @+1 {{'fly.slice' op failed to infer returned types}}
-  %0 = fly.slice(%m, %c) : (!fly.memref<f32, global, (4,8):(8,1), align<16>>, !fly.int_tuple<(*,1)>) -> !fly.memref<f32, global, (4):(8), align<16>>
+  %0 = fly.slice(%m, %c) : (!fly.memref<f32, global, (4,8):(8,1), align<16>>, !fly.int_tuple<(*,1)>) -> !fly.memref<f32, global, 4:8, align<16>>
   return
 }
 

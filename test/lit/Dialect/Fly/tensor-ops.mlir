@@ -36,13 +36,13 @@ func.func @views(%p: !fly.ptr<f32, global, align<16>>, %q: !fly.ptr<f16, shared,
 // what that offset leaves of its alignment.
 // CHECK-LABEL: func.func @slice_memref
 // Row 2 of (4,8):(8,1) starts 16 f32 = 64 bytes in: align 16 stays.
-// CHECK:         -> !fly.memref<f32, global, (8):(1), align<16>>
+// CHECK:         -> !fly.memref<f32, global, 8:1, align<16>>
 // Column 1 starts 4 bytes in.
-// CHECK:         -> !fly.memref<f32, global, (4):(8)>{{$}}
+// CHECK:         -> !fly.memref<f32, global, 4:8>{{$}}
 // A dynamic row ? of stride ?{div=8}: a multiple of 32 bytes.
-// CHECK:         -> !fly.memref<f32, global, (?):(1), align<16>>
+// CHECK:         -> !fly.memref<f32, global, ?:1, align<16>>
 // A dynamic column of stride 1: any element.
-// CHECK:         -> !fly.memref<f32, global, (?):(?{div=8})>{{$}}
+// CHECK:         -> !fly.memref<f32, global, ?:?{div=8}>{{$}}
 // Nothing left: a 0-d view of one element.
 // CHECK:         -> !fly.memref<f32, global, ():(), align<8>>
 func.func @slice_memref(%m: !fly.memref<f32, global, (4,8):(8,1), align<16>>,
@@ -63,8 +63,8 @@ func.func @slice_memref(%m: !fly.memref<f32, global, (4,8):(8,1), align<16>>,
 // A composed (swizzled) layout does not commute with the pointer: the offset
 // goes into the composed layout, the pointer stays.
 // CHECK-LABEL: func.func @slice_composed
-// CHECK:         -> !fly.memref<f16, shared, S<3,4,3> o 192 o (64):(1), align<16>>
-// CHECK:         -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o (64):(1), align<16>>
+// CHECK:         -> !fly.memref<f16, shared, S<3,4,3> o 192 o 64:1, align<16>>
+// CHECK:         -> !fly.memref<f16, shared, S<3,4,3> o ?{div=64} o 64:1, align<16>>
 func.func @slice_composed(%s: !fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64,1), align<16>>, %i: i32) {
   %r3 = fly.static : !fly.int_tuple<(3,*)>
   %ri = fly.make_int_tuple(%i) : (i32) -> !fly.int_tuple<(?,*)>
@@ -76,8 +76,8 @@ func.func @slice_composed(%s: !fly.memref<f16, shared, S<3,4,3> o 0 o (8,64):(64
 // A coord_tensor's base advances by the coordinate the identity layout
 // gives, mode by mode.
 // CHECK-LABEL: func.func @slice_coord
-// CHECK:         -> !fly.coord_tensor<(5,0), (64):(1E1)>
-// CHECK:         -> !fly.coord_tensor<(?,?), (64):(1E1)>
+// CHECK:         -> !fly.coord_tensor<(5,0), 64:1E1>
+// CHECK:         -> !fly.coord_tensor<(?,?), 64:1E1>
 // CHECK:         -> !fly.coord_tensor<(?,3), ():()>
 func.func @slice_coord(%c: !fly.coord_tensor<(0,0), (16,64):(1E0,1E1)>,
                        %b: !fly.coord_tensor<(?,?), (16,64):(1E0,1E1)>, %i: i32) {

@@ -120,7 +120,7 @@ TensorValue mlir::fly::detail::sliceTensor(Arith &ar, const TensorValue &tensor,
   TensorValue out = tensor;
   IntTuple offset;
   if (const auto *layout = std::get_if<Layout>(&tensor.layout)) {
-    out.layout = algebra::slice(ar, coord, *layout, &offset);
+    out.layout = algebra::unwrap(algebra::slice(ar, coord, *layout, &offset));
     if (!ar.failed())
       advance(ar, out.iterator, offset);
     return out;
@@ -128,7 +128,8 @@ TensorValue mlir::fly::detail::sliceTensor(Arith &ar, const TensorValue &tensor,
   // A swizzle does not commute with the pointer: the offset stays inside
   // the composed layout, in front of its inner function.
   ComposedLayout composed = std::get<ComposedLayout>(tensor.layout);
-  composed.outer = algebra::slice(ar, coord, composed.outer, &offset);
+  composed.outer =
+      algebra::unwrap(algebra::slice(ar, coord, composed.outer, &offset));
   if (!ar.failed())
     composed.offset = addCoordinates(ar, composed.offset, offset);
   out.layout = composed;

@@ -381,9 +381,11 @@ LogicalResult PrependOp::evaluate(Evaluation &e) {
       });
 }
 
+// FlyDSL's slice and dice ops unwrap their result: the one mode kept by
+// (*,1) on ((16,8),4) is (16,8), not ((16,8)); a kept leaf is a leaf.
 LogicalResult SliceOp::evaluate(Evaluation &e) {
   auto f = [](Arith &ar, const auto &x, const IntTuple &coord) {
-    return algebra::slice(ar, coord, x);
+    return algebra::unwrap(algebra::slice(ar, coord, x));
   };
   return e(typed<IntTuple, IntTuple>(f), typed<Layout, IntTuple>(f),
            [](Arith &ar, const TensorValue &tensor, const IntTuple &coord) {
@@ -394,6 +396,6 @@ LogicalResult SliceOp::evaluate(Evaluation &e) {
 LogicalResult DiceOp::evaluate(Evaluation &e) {
   return evaluateOnTupleOrLayoutAnd<IntTuple>(
       e, [](Arith &ar, const auto &x, const IntTuple &coord) {
-        return algebra::dice(ar, coord, x);
+        return algebra::unwrap(algebra::dice(ar, coord, x));
       });
 }

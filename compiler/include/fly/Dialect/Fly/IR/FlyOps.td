@@ -252,6 +252,10 @@ def Fly_PrependOp : Fly_InferOp<"prepend"> {
 def Fly_SliceOp : Fly_InferOp<"slice"> {
   let summary = "keep the modes where the coordinate is `*`";
   let description = [{
+    The kept modes are flattened into one tuple, which is then unwrapped
+    while it has a single mode (as FlyDSL's op does): `(*,1)` on
+    `((16,8),4)` gives `(16,8)`, `(*,1)` on `(4,8)` the leaf `4`.
+
     On a tensor, the iterator moves to the element of the fixed part of the
     coordinate: a memref's pointer advances by its index (and its alignment
     drops to what that offset keeps), a coord_tensor's base by its
@@ -264,6 +268,9 @@ def Fly_SliceOp : Fly_InferOp<"slice"> {
 
 def Fly_DiceOp : Fly_InferOp<"dice"> {
   let summary = "keep the modes where the coordinate is not `*`";
+  let description = [{
+    The kept modes, flattened and unwrapped as by `fly.slice`.
+  }];
   let arguments = (ins Fly_IntTupleOrLayout:$value, Fly_IntTuple:$coord);
   let results = (outs Fly_IntTupleOrLayout:$result);
 }
