@@ -174,6 +174,20 @@ def _add_one_default_stream(A: fx.Tensor, stream: fx.Stream = fx.Stream(None)):
     _add_one(A).launch(grid=(1, 1, 1), block=(8, 1, 1), stream=stream)
 
 
+def test_flyc_compile_runs_the_call_once_as_flydsls(fly_env):
+    """FlyDSL's flyc.compile(f, *args) runs f(*args) once before handing
+    out the compiled function; under COMPILE_ONLY it runs nothing."""
+    fly_env(COMPILE_ONLY=None, FLYDSL_RUNTIME_KIND="emu")
+    a = np.zeros(8, np.float32)
+    compiled = flyc.compile(_add_one_default_stream, a)
+    assert a.tolist() == [1.0] * 8
+    compiled(a)
+    assert a.tolist() == [2.0] * 8
+    fly_env(COMPILE_ONLY="1")
+    again = flyc.compile(_add_one_default_stream, a)
+    assert again is compiled and a.tolist() == [2.0] * 8
+
+
 def test_a_default_stream_parameter_stays_on_the_fast_path():
     a = np.zeros(8, np.float32)
     _add_one_default_stream(a)

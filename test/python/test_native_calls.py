@@ -140,7 +140,7 @@ def test_constexpr_values_are_part_of_the_dispatch(recording):
     compiled(a, b, 2.0, 256)
     with pytest.raises(ArgumentError, match="Constexpr compiled as 256, got 128"):
         compiled(a, b, 2.0, 128)
-    assert recording.counts()["launches"] == counts + 2
+    assert recording.counts()["launches"] == counts + 3  # flyc.compile's own run, then two
 
 
 def test_torch_tensors_go_native(recording):

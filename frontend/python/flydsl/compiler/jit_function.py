@@ -330,7 +330,10 @@ class _Compile:
     """`flyc.compile(func, *args, **kwargs)`: the compiled form of a
     @flyc.jit function for these arguments (without arguments: `func`
     itself); `flyc.compile[{"waves_per_eu": 2}](func, ...)` with compile
-    hints, which stay on the function."""
+    hints, which stay on the function. As FlyDSL's, it runs the call once
+    (unless COMPILE_ONLY), then hands out the compiled function; under
+    COMPILE_ONLY it returns the compiled function too (for its ISA and
+    resources) where FlyDSL returns None."""
 
     def __init__(self, hints: dict | None = None):
         self._hints = hints
@@ -353,7 +356,10 @@ class _Compile:
         if not args and not kwargs and func.signature.parameters:
             return func
         try:
-            return func._compile(args, kwargs)
+            compiled = func._compile(args, kwargs)
+            if not Environment.current().compile_only:
+                compiled._call_unchecked(args, kwargs)
+            return compiled
         except FlyDSLError as err:  # as JitFunction.compile
             if Environment.current().show_stacktrace:
                 raise
