@@ -388,3 +388,27 @@ def test_a_users_class_is_keyed_by_what_it_declares_not_its_module_name(tmp_path
         return [(f, v) for f, v in collector.fields]
     assert key(4, "first") == key(4, "second")
     assert key(4, "first") != key(8, "first")
+
+
+def test_the_frontend_identity_follows_the_package_sources(tmp_path, monkeypatch):
+    """The key's frontend part: every .py file of the package, nested ones
+    too, by path, size and modification time; bytecode caches and other
+    files do not count."""
+    from flydsl.compiler import cache_key
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    monkeypatch.setattr(cache_key, "_PACKAGE_DIR", str(tmp_path))
+    identity = cache_key.frontend_identity.__wrapped__
+    first = identity()
+    assert identity() == first
+    (tmp_path / "notes.txt").write_text("not code")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "a.py").write_text("cached")
+    assert identity() == first
+    (tmp_path / "sub" / "b.py").write_text("y = 22\n")  # another size
+    second = identity()
+    assert second != first
+    os.utime(tmp_path / "a.py", ns=(1, 1))  # another modification time
+    assert identity() not in (first, second)

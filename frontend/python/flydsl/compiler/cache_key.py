@@ -39,16 +39,20 @@ def frontend_identity() -> str:
     """SHA-256 of the flydsl package's Python files: each one's path, size
     and modification time (as Python's own bytecode cache tells a changed
     source; reading every file's contents costs milliseconds a process)."""
-    digest = hashlib.sha256()
-    for root, dirs, files in os.walk(_PACKAGE_DIR):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(root, name)
-                st = os.stat(path)
-                digest.update(f"{path[len(_PACKAGE_DIR):]}\0{st.st_size}\0"
-                              f"{st.st_mtime_ns}\0".encode())
-    return digest.hexdigest()
+    parts = []
+    pending = [_PACKAGE_DIR]
+    while pending:  # depth first, each directory's entries by name
+        with os.scandir(pending.pop()) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        subdirs = []
+        for e in entries:
+            if e.name.endswith(".py"):
+                st = e.stat()
+                parts.append(f"{e.path[len(_PACKAGE_DIR):]}\0{st.st_size}\0{st.st_mtime_ns}\0")
+            elif e.name != "__pycache__" and e.is_dir():
+                subdirs.append(e.path)
+        pending.extend(reversed(subdirs))
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
 
 
 def _is_user_file(filename: str | None) -> bool:
