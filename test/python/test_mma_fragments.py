@@ -458,3 +458,41 @@ def test_bad_input_is_a_located_error(compile_only, case, message):
         return fx.mma_make_fragment(fx.MmaOperand.A, fx.make_layout(1, 0), tile)
     with pytest.raises(TraceError, match=r"test_mma_fragments.py:\d+: .*" + message):
         trace(body)
+
+
+# -- make_fragment_like ------------------------------------------------------------------------
+
+# FlyDSL 0.4.2's make_fragment_like (CuTe's): mode 0 compact and innermost,
+# the other modes ordered like the strides. Recorded by tracing these
+# tensors under /opt/flydsl-0.4.2/bin/python (COMPILE_ONLY=1, gfx942; "dyn"
+# is fx.slice(fx.zipped_divide(A, (16, 8)), (None, bid)) of a (64, 32) f32
+# torch tensor) and printing the result's type.
+FRAGMENT_LIKE_042 = {
+    "dyn": "(16,8):(1,16)",
+    "rowm": "(16,8):(1,16)",
+    "3d": "(4,8,2):(1,8,4)",
+    "nest": "((2,4),8):((1,2),8)",
+    "colm": "(4,8):(1,4)",
+}
+
+
+def test_make_fragment_like_orders_as_flydsl(compile_only):
+    seen = {}
+
+    @flyc.kernel
+    def fragments(A: fx.Tensor):
+        bA = fx.slice(fx.zipped_divide(A, (16, 8)), (None, fx.block_idx.x))
+        layouts = {"rowm": ((16, 8), (8, 1)), "3d": ((4, 8, 2), (2, 8, 1)),
+                   "nest": (((2, 4), 8), ((8, 16), 1)), "colm": ((4, 8), (1, 4))}
+        seen["dyn"] = fx.make_fragment_like(bA).type
+        for name, (shape, stride) in layouts.items():
+            r = fx.make_rmem_tensor(fx.make_layout(shape, stride), fx.Float32)
+            seen[name] = fx.make_fragment_like(r).type
+
+    @flyc.jit
+    def run(A: fx.Tensor):
+        fragments(A).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    run(np.zeros((64, 32), np.float32))
+    assert {k: str(v) for k, v in seen.items()} == {
+        k: f"!fly.memref<f32, register, {v}>" for k, v in FRAGMENT_LIKE_042.items()}

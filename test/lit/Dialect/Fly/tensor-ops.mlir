@@ -185,15 +185,17 @@ func.func @leaves(%m: !fly.memref<f32, global, (?,8):(1,?{i64}), align<16>>,
   return
 }
 
-// make_fragment_like: register storage, compact in the source's stride
-// order; the element type may be changed (and must be given for a
-// coord_tensor).
+// make_fragment_like: register storage as CuTe's make_fragment_like (and
+// FlyDSL's) lays it out: mode 0 compact and innermost, the other modes in
+// the source's stride order (a row-major (4,8) is (4,8):(1,4); a broadcast
+// mode gets storage of its own); the element type may be changed (and must
+// be given for a coord_tensor).
 // CHECK-LABEL: func.func @fragments
-// CHECK:         fly.make_fragment_like(%arg0) : (!fly.memref<f32, global, (4,8):(8,1), align<16>>) -> !fly.memref<f32, register, (4,8):(8,1)>
-// CHECK:         fly.make_fragment_like(%arg0) {element_type = f16} : (!fly.memref<f32, global, (4,8):(8,1), align<16>>) -> !fly.memref<f16, register, (4,8):(8,1)>
-// CHECK:         fly.make_fragment_like(%arg1) : (!fly.memref<f16, shared, S<3,4,3> o 0 o (2,4):(4,1), align<16>>) -> !fly.memref<f16, register, (2,4):(4,1)>
+// CHECK:         fly.make_fragment_like(%arg0) : (!fly.memref<f32, global, (4,8):(8,1), align<16>>) -> !fly.memref<f32, register, (4,8):(1,4)>
+// CHECK:         fly.make_fragment_like(%arg0) {element_type = f16} : (!fly.memref<f32, global, (4,8):(8,1), align<16>>) -> !fly.memref<f16, register, (4,8):(1,4)>
+// CHECK:         fly.make_fragment_like(%arg1) : (!fly.memref<f16, shared, S<3,4,3> o 0 o (2,4):(4,1), align<16>>) -> !fly.memref<f16, register, (2,4):(1,2)>
 // CHECK:         fly.make_fragment_like(%arg2) {element_type = i1} : (!fly.coord_tensor<(0,0), (4,2):(1E0,1E1)>) -> !fly.memref<i1, register, (4,2):(1,4)>
-// CHECK:         fly.make_fragment_like(%arg3) : (!fly.memref<f32, global, (4,2):(1,0)>) -> !fly.memref<f32, register, (4,2):(1,0)>
+// CHECK:         fly.make_fragment_like(%arg3) : (!fly.memref<f32, global, (4,2):(1,0)>) -> !fly.memref<f32, register, (4,2):(1,4)>
 func.func @fragments(%m: !fly.memref<f32, global, (4,8):(8,1), align<16>>,
                      %s: !fly.memref<f16, shared, S<3,4,3> o 0 o (2,4):(4,1), align<16>>,
                      %c: !fly.coord_tensor<(0,0), (4,2):(1E0,1E1)>,

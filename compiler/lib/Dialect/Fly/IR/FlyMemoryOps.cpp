@@ -450,8 +450,10 @@ LogicalResult MakeFragmentLikeOp::evaluate(Evaluation &e) {
     const Layout &layout = std::holds_alternative<Layout>(t.layout)
                                ? std::get<Layout>(t.layout)
                                : std::get<ComposedLayout>(t.layout).outer;
-    // A coordinate layout's strides have no order to keep: column-major.
-    Layout fragment = t.isMemRef() ? algebra::makeLayoutLike(ar, layout)
+    // CuTe's (and FlyDSL's) make_fragment_like: mode 0 compact and
+    // innermost, the other modes ordered like the tensor's strides. A
+    // coordinate layout's strides have no order to keep: column-major.
+    Layout fragment = t.isMemRef() ? algebra::makeFragmentLike(ar, layout)
                                    : algebra::makeLayout(ar, layout.shape);
     if (!element)
       ar.fail("a fragment like a coord_tensor needs an 'element_type'");

@@ -259,10 +259,11 @@ def Fly_MakeFragmentLikeOp
                   /*scalarResults=*/0, /*pure=*/0> {
   let summary = "a register fragment shaped like a tensor";
   let description = [{
-    Fresh `register` storage with the layout `make_layout_like(layout)` (of
-    the outer layout for a composed one): same shape, compact, in the
-    source's stride order; for a coord_tensor, the compact column-major
-    layout of its shape. The element type is the memref's, or the
+    Fresh `register` storage with CuTe's `make_fragment_like(layout)` (of
+    the outer layout for a composed one): same shape, compact, mode 0
+    innermost and the other modes in the source's stride order (a rank-1
+    or dynamic shape: column-major); for a coord_tensor, the compact
+    column-major layout of its shape. The element type is the memref's, or the
     `element_type` attribute (required for a coord_tensor). The layout must
     be static.
   }];
