@@ -58,6 +58,25 @@ bool ChipInfo::hasLdsDma(unsigned bits) const {
   return (ldsDmaWidths & bit) != 0;
 }
 
+// The 4th dword of a raw buffer resource. On CDNA (the gfx9 layout):
+// NUM_FORMAT [14:12] = 7 (float) and DATA_FORMAT [18:15] = 4 (32 bits),
+// which untyped buffer_load/store_dword* ignore but a zero DATA_FORMAT
+// would make the resource invalid; no swizzle, no thread-id addend. On
+// RDNA (gfx10 and later): FORMAT [18:12] (the same bits), bit 24 set (it
+// must be 1 there) and OOB_SELECT [29:28] = 3, the raw-buffer range check
+// (an access is out of range when offset + size > num_records); 2 would
+// switch the check off.
+uint32_t ChipInfo::rawBufferWord3() const {
+  constexpr uint32_t kFormat = (7u << 12) | (4u << 15);
+  switch (family) {
+  case ChipFamily::CDNA3:
+  case ChipFamily::CDNA4:
+    return kFormat;
+  default:
+    return kFormat | (1u << 24) | (3u << 28);
+  }
+}
+
 llvm::ArrayRef<ChipInfo> fly::arch::supportedChips() { return kChips; }
 
 std::string fly::arch::supportedChipList() {

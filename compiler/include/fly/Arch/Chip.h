@@ -79,6 +79,9 @@ struct ChipInfo {
   /// Whether a buffer load of `bits` bits (8, 16, 32, 96 or 128) can write
   /// to LDS directly.
   bool hasLdsDma(unsigned bits) const;
+  /// The 4th dword of the raw buffer resources fx.rocdl's buffer pointers
+  /// make (stride 0): CDNA and RDNA lay it out differently (Chip.cpp).
+  uint32_t rawBufferWord3() const;
 };
 
 /// Every supported chip, in a fixed order (CDNA first, then by number).

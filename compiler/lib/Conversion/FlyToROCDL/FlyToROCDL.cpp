@@ -13,6 +13,7 @@
 #include "fly/Conversion/FlyToROCDL/Passes.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/BufferPointer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -69,6 +70,8 @@ public:
   FlyTypeConverter() {
     addConversion([](Type type) { return type; });
     addConversion([](PointerType type) -> Type {
+      if (fly_rocdl::isBufferPointer(type))
+        return fly_rocdl::getBufferPointerLLVMType(type.getContext());
       std::optional<unsigned> space = getLLVMAddressSpace(type);
       if (!space)
         return Type();
@@ -119,11 +122,28 @@ PointerType getPointerType(Type type) {
   return dyn_cast<PointerType>(type);
 }
 
-/// A converted op's pointers must have an LLVM address space.
+/// The converted ops that take buffer pointers (a resource and an offset):
+/// views, offsets, swizzles and atom calls; the buffer copy atoms read and
+/// write them.
+bool takesBufferPointers(Operation *op) {
+  return isa<AddOffsetOp, ApplySwizzleOp, MakeViewOp, GetIterOp>(op) ||
+         isAtomCall(op);
+}
+
+/// A converted op's pointers must have an LLVM address space, or be
+/// buffer pointers where the op takes them.
 LogicalResult checkAddressSpaces(Operation *op) {
   for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                             op->getResultTypes())) {
     PointerType pointer = getPointerType(type);
+    if (pointer && fly_rocdl::isBufferPointer(pointer)) {
+      if (takesBufferPointers(op))
+        continue;
+      return op->emitOpError("uses the buffer pointer type ")
+             << pointer
+             << ", which has no LLVM address: buffer memory is read and "
+                "written by buffer copy atoms (fx.rocdl.BufferCopy*)";
+    }
     if (pointer && !getLLVMAddressSpace(pointer))
       return op->emitOpError("uses a pointer in the address space ")
              << pointer.getAddressSpace()
@@ -196,6 +216,15 @@ LogicalResult checkLeftovers(Operation *root,
                     "fly-layout-lowering must have removed it");
     ok = false;
   });
+  // A buffer resource's 4th word depends on the chip.
+  root->walk([&](fly_rocdl::MakeBufferPtrOp op) {
+    if (chip)
+      return;
+    op->emitOpError("needs the chip (convert-fly-to-rocdl chip=...): the "
+                    "flags word of a buffer resource differs between CDNA "
+                    "and RDNA");
+    ok = false;
+  });
   root->walk([&](FunctionOpInterface function) {
     if (function.isExternal())
       return;
@@ -253,6 +282,8 @@ struct AddOffsetLowering : public OpConversionPattern<AddOffsetOp> {
     Type elementType = op.getPtr().getType().getElementType();
     Type resultType = getTypeConverter()->convertType(op.getType());
     std::variant<int64_t, Value> offset = getOffset(op.getOffset());
+    if (fly_rocdl::isBufferPointer(op.getPtr().getType()))
+      return lowerOnBuffer(op, adaptor, rewriter, offset);
     if (const int64_t *c = std::get_if<int64_t>(&offset)) {
       if (*c == 0) {
         rewriter.replaceOp(op, adaptor.getPtr());
@@ -284,6 +315,27 @@ struct AddOffsetLowering : public OpConversionPattern<AddOffsetOp> {
                                              LLVM::GEPNoWrapFlags::inbounds);
     return success();
   }
+
+  /// A buffer pointer's element offset moves (32 bits, wrapping).
+  LogicalResult lowerOnBuffer(AddOffsetOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter,
+                              std::variant<int64_t, Value> offset) const {
+    Location loc = op.getLoc();
+    Value delta;
+    if (const int64_t *c = std::get_if<int64_t>(&offset)) {
+      if (*c == 0) {
+        rewriter.replaceOp(op, adaptor.getPtr());
+        return success();
+      }
+      delta = arith::ConstantIntOp::create(rewriter, loc, int32_t(*c), 32);
+    } else if (!(delta = std::get<Value>(offset))) {
+      return rewriter.notifyMatchFailure(
+          op, "the offset is neither static nor fly.make_int_tuple");
+    }
+    rewriter.replaceOp(op, fly_rocdl::addBufferOffset(rewriter, loc,
+                                                      adaptor.getPtr(), delta));
+    return success();
+  }
 };
 
 /// CuTe's Swizzle<B,M,S> on a byte address x: the B bits at M + max(0,S)
@@ -303,16 +355,23 @@ struct ApplySwizzleLowering : public OpConversionPattern<ApplySwizzleOp> {
       return success();
     }
     Location loc = op.getLoc();
-    auto ptrType = cast<LLVM::LLVMPointerType>(ptr.getType());
-    Type intType =
-        rewriter.getIntegerType(getAddressBits(ptrType.getAddressSpace()));
+    auto ptrType = dyn_cast<LLVM::LLVMPointerType>(ptr.getType());
+    Type intType = rewriter.getIntegerType(
+        ptrType ? getAddressBits(ptrType.getAddressSpace()) : 32);
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getIntegerAttr(intType, v));
     };
     int64_t readMask = ((int64_t(1) << s.bits) - 1)
                        << (s.base + std::max(0, s.shift));
-    Value address = LLVM::PtrToIntOp::create(rewriter, loc, intType, ptr);
+    // A buffer pointer's byte offset is swizzled (the resource's base is
+    // at least as aligned as the swizzle's period), then turned back into
+    // elements.
+    int64_t elementBytes = op.getPtr().getType().getElementByteSize();
+    bool buffer = !ptrType;
+    Value address =
+        buffer ? fly_rocdl::getBufferByteOffset(rewriter, loc, ptr, elementBytes)
+               : Value(LLVM::PtrToIntOp::create(rewriter, loc, intType, ptr));
     Value read = arith::AndIOp::create(rewriter, loc, address,
                                        constant(readMask));
     Value moved =
@@ -322,6 +381,18 @@ struct ApplySwizzleLowering : public OpConversionPattern<ApplySwizzleOp> {
             : Value(arith::ShLIOp::create(rewriter, loc, read,
                                           constant(-s.shift)));
     Value swizzled = arith::XOrIOp::create(rewriter, loc, address, moved);
+    if (buffer) {
+      Value elements = elementBytes == 1
+                           ? swizzled
+                           : Value(arith::DivUIOp::create(
+                                 rewriter, loc, swizzled,
+                                 constant(elementBytes)));
+      rewriter.replaceOp(op, fly_rocdl::packBufferPointer(
+                                 rewriter, loc,
+                                 fly_rocdl::getBufferRsrc(rewriter, loc, ptr),
+                                 elements));
+      return success();
+    }
     Value delta = arith::SubIOp::create(rewriter, loc, swizzled, address);
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
         op, ptrType, rewriter.getI8Type(), ptr, ValueRange{delta});
@@ -449,6 +520,50 @@ struct MemRefAllocaLowering : public OpConversionPattern<MemRefAllocaOp> {
         rewriter, loc, getTypeConverter()->convertType(type),
         type.getElementType(), count, type.getAlignment());
     rewriter.replaceOp(op, alloca);
+    return success();
+  }
+};
+
+/// fly_rocdl.make_buffer_ptr: rocdl.make.buffer.rsrc of the base, stride
+/// 0, num_records and the chip's word 3 (fly::arch), at offset 0.
+struct MakeBufferPtrLowering
+    : public OpConversionPattern<fly_rocdl::MakeBufferPtrOp> {
+  MakeBufferPtrLowering(const TypeConverter &converter, MLIRContext *ctx,
+                        const ::fly::arch::ChipInfo *chip)
+      : OpConversionPattern(converter, ctx), chip(chip) {}
+
+  LogicalResult
+  matchAndRewrite(fly_rocdl::MakeBufferPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no chip");
+    Location loc = op.getLoc();
+    Value stride = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI16Type(),
+                                            rewriter.getI16IntegerAttr(0));
+    Value flags = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(int32_t(chip->rawBufferWord3())));
+    Value rsrc = ROCDL::MakeBufferRsrcOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 8),
+        adaptor.getPtr(), stride, adaptor.getNumRecords(), flags);
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    rewriter.replaceOp(op,
+                       fly_rocdl::packBufferPointer(rewriter, loc, rsrc, zero));
+    return success();
+  }
+
+  const ::fly::arch::ChipInfo *chip;
+};
+
+struct GetBufferRsrcLowering
+    : public OpConversionPattern<fly_rocdl::GetBufferRsrcOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(fly_rocdl::GetBufferRsrcOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, fly_rocdl::getBufferRsrc(rewriter, op.getLoc(),
+                                                    adaptor.getPtr()));
     return success();
   }
 };
@@ -697,6 +812,7 @@ void ConvertFlyToROCDL::runOnOperation() {
   target.markUnknownOpDynamicallyLegal([](Operation *op) {
     return !isFlyOp(op) || !isConverted(op);
   });
+  target.addIllegalOp<fly_rocdl::MakeBufferPtrOp, fly_rocdl::GetBufferRsrcOp>();
   RewritePatternSet patterns(ctx);
   patterns.add<ForwardOperand<MakePtrOp>, ForwardOperand<PtrToLLVMOp>,
                ForwardOperand<MakeViewOp>, ForwardOperand<GetIterOp>,
@@ -704,7 +820,9 @@ void ConvertFlyToROCDL::runOnOperation() {
                PtrStoreLowering, GetDynSharedLowering, MemRefAllocaLowering,
                PrintLowering,
                CopyAtomCallLowering, CopyAtomCallSSALowering,
-               MmaAtomCallLowering, MmaAtomCallSSALowering>(converter, ctx);
+               MmaAtomCallLowering, MmaAtomCallSSALowering,
+               GetBufferRsrcLowering>(converter, ctx);
+  patterns.add<MakeBufferPtrLowering>(converter, ctx, chipInfo);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(root, target, std::move(patterns))))

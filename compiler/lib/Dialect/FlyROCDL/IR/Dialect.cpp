@@ -43,4 +43,5 @@ void FlyROCDLDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLTypes.cpp.inc"
       >();
+  registerBufferMemory(); // CDNA3/CopyAtoms.cpp
 }

@@ -20,4 +20,15 @@
 #define GET_TYPEDEF_CLASSES
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLTypes.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLAttrs.h.inc"
+
+namespace mlir::fly_rocdl {
+/// Whether `type` is a fly pointer in buffer memory (#fly_rocdl.buffer_desc).
+bool isBufferPointer(Type type);
+} // namespace mlir::fly_rocdl
+
+#define GET_OP_CLASSES
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLOps.h.inc"
+
 #endif // FLY_DIALECT_FLYROCDL_IR_FLYROCDLDIALECT_H

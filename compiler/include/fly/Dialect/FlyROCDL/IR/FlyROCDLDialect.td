@@ -23,6 +23,10 @@ def FlyROCDL_Dialect : Dialect {
   let cppNamespace = "::mlir::fly_rocdl";
   let summary = "The ROCm copy and MMA operations of fly atoms";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerBufferMemory();
+  }];
   let dependentDialects = ["::mlir::fly::FlyDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::ROCDL::ROCDLDialect"];
