@@ -82,6 +82,9 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_ds_bpermute", (void *)&fly_emu_ds_bpermute);
   define("fly_emu_ds_swizzle", (void *)&fly_emu_ds_swizzle);
   define("fly_emu_ballot", (void *)&fly_emu_ballot);
+  define("fly_emu_update_dpp", (void *)&fly_emu_update_dpp);
+  define("fly_emu_permlanex16", (void *)&fly_emu_permlanex16);
+  define("fly_emu_permlane_swap", (void *)&fly_emu_permlane_swap);
   define("fly_emu_buffer_load", (void *)&fly_emu_buffer_load);
   define("fly_emu_buffer_store", (void *)&fly_emu_buffer_store);
   define("fly_emu_buffer_atomic_address",

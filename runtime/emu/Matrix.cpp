@@ -1,8 +1,8 @@
 //===- Matrix.cpp - MFMA and WMMA, per the ISA ----------------------------===//
 //
 // The register layouts of the matrix instructions, written as formulas from
-// AMD's ISA documents (CDNA3 ISA, "Matrix Arithmetic Instructions"; RDNA3
-// and RDNA4 ISA, "Wave Matrix Multiply Accumulate"), never from the
+// AMD's ISA documents (CDNA3 ISA, "Matrix Arithmetic Instructions"; RDNA3,
+// RDNA4 and gfx1250 ISA, "Wave Matrix Multiply Accumulate"), never from the
 // compiler's atom tables or from the layout data files, which the tests
 // use to check these formulas.
 //
@@ -45,7 +45,8 @@ enum class Elem : uint8_t {
 enum class Family : uint8_t {
   Mfma,   // CDNA3 v_mfma, wave64
   Wmma11, // RDNA3 v_wmma, wave32
-  Wmma12  // RDNA4 v_wmma, wave32
+  Wmma12, // RDNA4 v_wmma, wave32
+  Wmma1250 // gfx1250 v_wmma, wave32
 };
 
 struct Info {
@@ -57,7 +58,7 @@ struct Info {
 };
 
 constexpr Family MF = Family::Mfma, W11 = Family::Wmma11,
-                 W12 = Family::Wmma12;
+                 W12 = Family::Wmma12, W1250 = Family::Wmma1250;
 using E = Elem;
 
 const Info kInstructions[] = {
@@ -116,6 +117,28 @@ const Info kInstructions[] = {
     {FLY_EMU_WMMA12_F32_16X16X16_FP8_BF8, "v_wmma_f32_16x16x16_fp8_bf8 (gfx12)", W12, 16, 16, 16, 1, E::FP8, E::BF8, E::F32},
     {FLY_EMU_WMMA12_F32_16X16X16_BF8_FP8, "v_wmma_f32_16x16x16_bf8_fp8 (gfx12)", W12, 16, 16, 16, 1, E::BF8, E::FP8, E::F32},
     {FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8, "v_wmma_f32_16x16x16_bf8_bf8 (gfx12)", W12, 16, 16, 16, 1, E::BF8, E::BF8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X4_F32, "v_wmma_f32_16x16x4_f32 (gfx1250)", W1250, 16, 16, 4, 1, E::F32, E::F32, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X32_F16, "v_wmma_f32_16x16x32_f16 (gfx1250)", W1250, 16, 16, 32, 1, E::F16, E::F16, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X32_BF16, "v_wmma_f32_16x16x32_bf16 (gfx1250)", W1250, 16, 16, 32, 1, E::BF16, E::BF16, E::F32},
+    {FLY_EMU_WMMA1250_F16_16X16X32_F16, "v_wmma_f16_16x16x32_f16 (gfx1250)", W1250, 16, 16, 32, 1, E::F16, E::F16, E::F16},
+    {FLY_EMU_WMMA1250_BF16_16X16X32_BF16, "v_wmma_bf16_16x16x32_bf16 (gfx1250)", W1250, 16, 16, 32, 1, E::BF16, E::BF16, E::BF16},
+    {FLY_EMU_WMMA1250_I32_16X16X64_IU8, "v_wmma_i32_16x16x64_iu8 (gfx1250)", W1250, 16, 16, 64, 1, E::IU8, E::IU8, E::I32},
+    {FLY_EMU_WMMA1250_F32_16X16X64_FP8_FP8, "v_wmma_f32_16x16x64_fp8_fp8 (gfx1250)", W1250, 16, 16, 64, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X64_FP8_BF8, "v_wmma_f32_16x16x64_fp8_bf8 (gfx1250)", W1250, 16, 16, 64, 1, E::FP8, E::BF8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X64_BF8_FP8, "v_wmma_f32_16x16x64_bf8_fp8 (gfx1250)", W1250, 16, 16, 64, 1, E::BF8, E::FP8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X64_BF8_BF8, "v_wmma_f32_16x16x64_bf8_bf8 (gfx1250)", W1250, 16, 16, 64, 1, E::BF8, E::BF8, E::F32},
+    {FLY_EMU_WMMA1250_F16_16X16X64_FP8_FP8, "v_wmma_f16_16x16x64_fp8_fp8 (gfx1250)", W1250, 16, 16, 64, 1, E::FP8, E::FP8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X64_FP8_BF8, "v_wmma_f16_16x16x64_fp8_bf8 (gfx1250)", W1250, 16, 16, 64, 1, E::FP8, E::BF8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X64_BF8_FP8, "v_wmma_f16_16x16x64_bf8_fp8 (gfx1250)", W1250, 16, 16, 64, 1, E::BF8, E::FP8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X64_BF8_BF8, "v_wmma_f16_16x16x64_bf8_bf8 (gfx1250)", W1250, 16, 16, 64, 1, E::BF8, E::BF8, E::F16},
+    {FLY_EMU_WMMA1250_F32_16X16X128_FP8_FP8, "v_wmma_f32_16x16x128_fp8_fp8 (gfx1250)", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X128_FP8_BF8, "v_wmma_f32_16x16x128_fp8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::FP8, E::BF8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X128_BF8_FP8, "v_wmma_f32_16x16x128_bf8_fp8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::FP8, E::F32},
+    {FLY_EMU_WMMA1250_F32_16X16X128_BF8_BF8, "v_wmma_f32_16x16x128_bf8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::BF8, E::F32},
+    {FLY_EMU_WMMA1250_F16_16X16X128_FP8_FP8, "v_wmma_f16_16x16x128_fp8_fp8 (gfx1250)", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X128_FP8_BF8, "v_wmma_f16_16x16x128_fp8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::FP8, E::BF8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8, "v_wmma_f16_16x16x128_bf8_fp8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::FP8, E::F16},
+    {FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8, "v_wmma_f16_16x16x128_bf8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::BF8, E::F16},
 };
 
 const Info *lookup(uint32_t id) {
@@ -170,6 +193,7 @@ uint32_t inputsPerLane(const Info &info) {
   case Family::Wmma11:
     return info.k; // a whole row of A (column of B), replicated
   case Family::Wmma12:
+  case Family::Wmma1250:
     return info.k / 2; // half of it: the two lane halves split K
   }
   return 0;
@@ -216,6 +240,19 @@ Place inputPlace(const Info &info, uint32_t l, uint32_t e, bool isB) {
       k = (e / 4) * 8 + h * 4 + e % 4;
     else
       k = h * (info.k / 2) + e;
+    break;
+  }
+  case Family::Wmma1250: {
+    // gfx1250 wave32 (its ISA's WMMA operand tables): 32-bit elements
+    // (16x16x4) are K = 2 h + e; narrower ones come in runs of 8 of K,
+    // lanes 0-15 holding the even runs (k = 0-7, 16-23, ...) and lanes
+    // 16-31 the odd ones, whatever the element width.
+    uint32_t h = l / 16;
+    mn = l % 16;
+    if (bitsOf(info.a) == 32)
+      k = h * 2 + e;
+    else
+      k = (e / 8) * 16 + h * 8 + e % 8;
     break;
   }
   }
@@ -267,7 +304,8 @@ bool accumulatorPlace(const Info &info, uint32_t l, uint32_t e, bool opsel,
     return true;
   }
   case Family::Wmma12:
-    // RDNA4 wave32: element e of lane l holds row 8 (l / 16) + e, column
+  case Family::Wmma1250:
+    // RDNA4 and gfx1250 wave32: element e of lane l holds row 8 (l / 16) + e, column
     // l % 16 (16-bit ones packed two to a register).
     place.block = 0;
     place.row = 8 * (l / 16) + e;
@@ -477,7 +515,8 @@ void computeMatrix(WaveLanes &w) {
     return;
   }
   const Info &in = *info;
-  const bool ocp = (control & FLY_EMU_MATRIX_OCP_FP8) || in.family == Family::Wmma12;
+  const bool ocp = (control & FLY_EMU_MATRIX_OCP_FP8) || in.family == Family::Wmma12 ||
+                   in.family == Family::Wmma1250;
   const bool signA = control & FLY_EMU_MATRIX_SIGN_A;
   const bool signB = control & FLY_EMU_MATRIX_SIGN_B;
   const bool clamp = control & FLY_EMU_MATRIX_CLAMP;

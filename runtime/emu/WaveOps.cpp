@@ -28,11 +28,125 @@ const char *waveOpName(WaveOp op) {
     return "ballot";
   case WaveOp::Matrix:
     return "matrix instruction";
+  case WaveOp::Dpp:
+    return "update.dpp";
+  case WaveOp::PermlaneX16:
+    return "permlanex16";
+  case WaveOp::PermlaneSwap:
+    return "permlane swap";
   }
   return "?";
 }
 
 static bool isActive(uint64_t exec, uint32_t lane) { return (exec >> lane) & 1; }
+
+// ---- DPP (data-parallel primitives) ----------------------------------------
+//
+// V_MOV_B32 with DPP (llvm.amdgcn.update.dpp). Lanes form rows of 16 and,
+// inside a row, banks of 4. Lane i of row base b (= i & ~15, r = i & 15)
+// reads SRC0 of the lane DPP_CTRL selects:
+//   0x000-0x0FF quad_perm   (i & ~3) | CTRL[2*(i&3)+1 : 2*(i&3)]
+//   0x101-0x10F row_shl:n   i + n, within the row
+//   0x111-0x11F row_shr:n   i - n, within the row
+//   0x121-0x12F row_ror:n   b + ((r - n) mod 16)
+//   0x130 wave_shl:1 (i+1), 0x134 wave_rol:1 ((i+1) mod wave),
+//   0x138 wave_shr:1 (i-1), 0x13C wave_ror:1 ((i-1) mod wave)   (gfx9)
+//   0x140 row_mirror        b + 15 - r
+//   0x141 row_half_mirror   (i & ~7) + 7 - (i & 7)
+//   0x142 row_bcast:15      lane 15 of the row below (rows 1-3)   (gfx9)
+//   0x143 row_bcast:31      lane 31 (rows 2 and 3)                (gfx9)
+//   0x150-0x15F row_share:n / row_newbcast:n   b + n
+//   0x160-0x16F row_xmask:n b + (r ^ n)                          (gfx10+)
+// A lane whose row is off in ROW_MASK or whose bank is off in BANK_MASK is
+// not written (keeps OLD, which the intrinsic ties to the destination). A
+// source out of range (or inactive) gives 0 with BOUND_CTRL, else OLD.
+static int dppSource(uint32_t ctrl, uint32_t i, uint32_t size) {
+  const int lane = int(i), base = int(i & ~15u), r = int(i & 15);
+  const int n = int(ctrl & 15), wave = int(size);
+  if (ctrl <= 0xff)
+    return int(i & ~3u) | int((ctrl >> (2 * (i & 3))) & 3);
+  if (ctrl >= 0x101 && ctrl <= 0x10f)
+    return r + n < 16 ? lane + n : -1;
+  if (ctrl >= 0x111 && ctrl <= 0x11f)
+    return r >= n ? lane - n : -1;
+  if (ctrl >= 0x121 && ctrl <= 0x12f)
+    return base + ((r - n) & 15);
+  switch (ctrl) {
+  case 0x130: return lane + 1 < wave ? lane + 1 : -1;
+  case 0x134: return (lane + 1) % wave;
+  case 0x138: return lane >= 1 ? lane - 1 : -1;
+  case 0x13c: return (lane + wave - 1) % wave;
+  case 0x140: return base + 15 - r;
+  case 0x141: return int(i & ~7u) + 7 - int(i & 7);
+  case 0x142: return base >= 16 ? base - 1 : -1;
+  case 0x143: return lane >= 32 ? 31 : -1;
+  default: break;
+  }
+  if (ctrl >= 0x150 && ctrl <= 0x15f)
+    return base + n;
+  if (ctrl >= 0x160 && ctrl <= 0x16f)
+    return base + (r ^ n);
+  return -1; // not a control (fly_emu_update_dpp refuses it)
+}
+
+// V_PERMLANEX16_B32 (gfx10+): lane i reads SRC0 of lane `sel` of the other
+// row of 16 in its group of 32 (sel: nibble i mod 16 of {SRC2, SRC1}). A
+// source that gives no value (inactive: the emulator has none even with FI)
+// gives 0 with BOUND_CTRL, else OLD.
+static void computePermlaneX16(WaveLanes &w) {
+  for (uint32_t i = 0; i < w.size; ++i) {
+    if (!isActive(w.exec, i))
+      continue;
+    uint32_t sel = w.aux[i] & 15;
+    bool boundCtrl = (w.aux[i] >> 5) & 1;
+    uint32_t src = ((i & ~31u) | ((i & 16) ^ 16)) + sel;
+    uint32_t old = uint32_t(w.in[i] >> 32);
+    w.out[i] = src < w.size && isActive(w.exec, src) ? uint32_t(w.in[src])
+               : boundCtrl                             ? 0
+                                                       : old;
+  }
+}
+
+// V_PERMLANE16_SWAP_B32 / V_PERMLANE32_SWAP_B32 (gfx950): with blocks of
+// 16 (32) lanes, the odd blocks of VDST (OLD) and the even blocks of VSRC
+// trade places; out = new VDST | new VSRC << 32. A partner lane that is
+// inactive gives 0 with BOUND_CTRL, else the register keeps its value.
+static void computePermlaneSwap(WaveLanes &w) {
+  for (uint32_t i = 0; i < w.size; ++i) {
+    if (!isActive(w.exec, i))
+      continue;
+    const uint32_t block = (w.aux[i] >> 2) & 1 ? 32 : 16;
+    const bool boundCtrl = (w.aux[i] >> 1) & 1;
+    uint32_t dst = uint32_t(w.in[i] >> 32), src = uint32_t(w.in[i]);
+    bool odd = (i / block) & 1;
+    uint32_t partner = odd ? i - block : i + block;
+    bool valid = partner < w.size && isActive(w.exec, partner);
+    if (odd) // VDST's odd block takes VSRC's even block
+      dst = valid ? uint32_t(w.in[partner]) : boundCtrl ? 0 : dst;
+    else if (partner < w.size) // VSRC's even block takes VDST's odd block
+      src = valid ? uint32_t(w.in[partner] >> 32) : boundCtrl ? 0 : src;
+    w.out[i] = uint64_t(dst) | (uint64_t(src) << 32);
+  }
+}
+
+static void computeDpp(WaveLanes &w) {
+  for (uint32_t i = 0; i < w.size; ++i) {
+    if (!isActive(w.exec, i))
+      continue;
+    const uint32_t control = w.aux[i];
+    const uint32_t ctrl = control & 0x1ff, rowMask = (control >> 9) & 0xf,
+                   bankMask = (control >> 13) & 0xf;
+    const bool boundCtrl = (control >> 17) & 1;
+    const uint32_t old = uint32_t(w.in[i] >> 32);
+    if (!((rowMask >> (i >> 4)) & 1) || !((bankMask >> ((i >> 2) & 3)) & 1)) {
+      w.out[i] = old;
+      continue;
+    }
+    int src = dppSource(ctrl, i, w.size);
+    bool valid = src >= 0 && uint32_t(src) < w.size && isActive(w.exec, src);
+    w.out[i] = valid ? uint32_t(w.in[src]) : (boundCtrl ? 0 : old);
+  }
+}
 
 void computeWaveOp(WaveOp op, WaveLanes &w) {
   const uint32_t laneMask = w.size - 1;
@@ -109,6 +223,15 @@ void computeWaveOp(WaveOp op, WaveLanes &w) {
   }
   case WaveOp::Matrix:
     computeMatrix(w);
+    return;
+  case WaveOp::Dpp:
+    computeDpp(w);
+    return;
+  case WaveOp::PermlaneX16:
+    computePermlaneX16(w);
+    return;
+  case WaveOp::PermlaneSwap:
+    computePermlaneSwap(w);
     return;
   case WaveOp::None:
     return;

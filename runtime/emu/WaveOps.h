@@ -20,7 +20,11 @@ enum class WaveOp : uint32_t {
   BPermute,
   Swizzle, // ds_swizzle_b32: `aux` is the instruction's offset field
   Ballot,
-  Matrix // MFMA/WMMA: `in` is the lane's MatrixLane address (Matrix.h)
+  Matrix, // MFMA/WMMA: `in` is the lane's MatrixLane address (Matrix.h)
+  Dpp,    // update.dpp: `in` is old << 32 | src, `aux` the control word
+  PermlaneX16, // `in` is old << 32 | src, `aux` the lane's selector nibble
+               // | flags << 4 (fly_emu_permlanex16)
+  PermlaneSwap // `in` is old << 32 | src, `aux` fly_emu_permlane_swap's flags
 };
 
 const char *waveOpName(WaveOp op);

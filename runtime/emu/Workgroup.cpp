@@ -404,6 +404,42 @@ uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value,
   return uint32_t(f.runner->collective(f, WaveOp::Swizzle, value, offset));
 }
 
+uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                            uint32_t control) {
+  Fiber &f = fiberOf(ctx);
+  uint32_t ctrl = control & 0x1ff;
+  bool known = ctrl <= 0xff || (ctrl >= 0x101 && ctrl <= 0x12f && ctrl != 0x110 &&
+                                ctrl != 0x120) ||
+               ctrl == 0x130 || ctrl == 0x134 || ctrl == 0x138 || ctrl == 0x13c ||
+               (ctrl >= 0x140 && ctrl <= 0x143) || (ctrl >= 0x150 && ctrl <= 0x16f);
+  if (!known) {
+    char message[96];
+    std::snprintf(message, sizeof message,
+                  "update.dpp with dpp_ctrl 0x%03x, which is no DPP control",
+                  unsigned(ctrl));
+    f.runner->trap(f, message);
+  }
+  uint64_t both = (uint64_t(old) << 32) | src;
+  return uint32_t(f.runner->collective(f, WaveOp::Dpp, both, control));
+}
+
+uint32_t fly_emu_permlanex16(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                             uint32_t sel_lo, uint32_t sel_hi, uint32_t flags) {
+  Fiber &f = fiberOf(ctx);
+  uint64_t selector = (uint64_t(sel_hi) << 32) | sel_lo;
+  uint32_t nibble = uint32_t(selector >> (4 * (f.ctx.lane_id & 15))) & 15;
+  uint64_t both = (uint64_t(old) << 32) | src;
+  return uint32_t(f.runner->collective(f, WaveOp::PermlaneX16, both,
+                                       nibble | (flags << 4)));
+}
+
+uint64_t fly_emu_permlane_swap(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                               uint32_t flags) {
+  Fiber &f = fiberOf(ctx);
+  uint64_t both = (uint64_t(old) << 32) | src;
+  return f.runner->collective(f, WaveOp::PermlaneSwap, both, flags);
+}
+
 uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate) {
   Fiber &f = fiberOf(ctx);
   return f.runner->collective(f, WaveOp::Ballot, predicate != 0, 0);

@@ -29,8 +29,7 @@ def _listed(name: str) -> set[str]:
 NOT_YET = _listed("not_yet.txt")  # paths not provided yet
 SIGNATURE_NOT_YET = _listed("signature_not_yet.txt")  # provided, not yet with FlyDSL's parameters
 
-# fx.rocdl is the ROCm atoms' namespace: issue 12.
-PATHS = [p for p in CATALOG if not p.startswith("flydsl.expr.rocdl")]
+PATHS = list(CATALOG)
 
 # The order in which FlyDSL's flydsl/expr/__init__.py star-imports its
 # direct children: a name several of them export is the last one's at fx.

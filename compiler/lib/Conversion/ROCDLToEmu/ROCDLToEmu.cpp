@@ -154,6 +154,29 @@ const MatrixForm kMatrixForms[] = {
     {"rocdl.wmma.f32.16x16x16.fp8_bf8", 58, 8, 32},
     {"rocdl.wmma.f32.16x16x16.bf8_fp8", 59, 8, 32},
     {"rocdl.wmma.f32.16x16x16.bf8_bf8", 60, 8, 32},
+    // gfx1250 WMMA, wave32: A and B hold K / 2 elements.
+    {"rocdl.wmma.f32.16x16x4.f32", 70, 8, 32},
+    {"rocdl.wmma.f32.16x16x32.f16", 71, 32, 32},
+    {"rocdl.wmma.f32.16x16x32.bf16", 72, 32, 32},
+    {"rocdl.wmma.f16.16x16x32.f16", 73, 32, 16},
+    {"rocdl.wmma.bf16.16x16x32.bf16", 74, 32, 16},
+    {"rocdl.wmma.i32.16x16x64.iu8", 75, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.fp8_fp8", 76, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.fp8_bf8", 77, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.bf8_fp8", 78, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.bf8_bf8", 79, 32, 32},
+    {"rocdl.wmma.f16.16x16x64.fp8_fp8", 80, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.fp8_bf8", 81, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.bf8_fp8", 82, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.bf8_bf8", 83, 32, 16},
+    {"rocdl.wmma.f32.16x16x128.fp8_fp8", 84, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.fp8_bf8", 85, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.bf8_fp8", 86, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.bf8_bf8", 87, 64, 32},
+    {"rocdl.wmma.f16.16x16x128.fp8_fp8", 88, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.fp8_bf8", 89, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.bf8_fp8", 90, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.bf8_bf8", 91, 64, 16},
 };
 
 /// FlyEmuMatrixOp control bits (Emu.h).
@@ -244,13 +267,18 @@ Plan classify(Operation *op) {
           {"rocdl.s.waitcnt", "rocdl.s.wait.dscnt", "rocdl.s.wait.loadcnt",
            "rocdl.s.wait.storecnt", "rocdl.s.wait.expcnt",
            "rocdl.sched.barrier", "rocdl.s.setprio", "rocdl.s.sleep",
-           "rocdl.s.nop"},
+           "rocdl.s.nop",
+           // Scheduling groups and the gfx1250 async wait: ordering only.
+           "rocdl.sched.group.barrier", "rocdl.iglp.opt",
+           "rocdl.s.wait.asynccnt"},
           name))
     return {Lowering::Erase};
   if (isa<ROCDL::MbcntLoOp, ROCDL::MbcntHiOp>(op))
     return {Lowering::Mbcnt};
   if (isa<ROCDL::DsBpermuteOp, ROCDL::DsSwizzleOp, ROCDL::ReadlaneOp,
-          ROCDL::ReadfirstlaneOp, ROCDL::BallotOp>(op))
+          ROCDL::ReadfirstlaneOp, ROCDL::BallotOp, ROCDL::DPPUpdateOp,
+          ROCDL::PermlaneX16Op, ROCDL::Permlane16SwapOp,
+          ROCDL::Permlane32SwapOp>(op))
     return {Lowering::WaveCall};
   if (isa<ROCDL::MakeBufferRsrcOp>(op))
     return {Lowering::MakeBuffer};
@@ -286,7 +314,7 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
     const MatrixForm *form = matrixForm(op, layout);
     if (!form)
       return "has operand types of no form the emulator runs (MFMA: CDNA3's; "
-             "WMMA: the wave32 forms of gfx11 and gfx12)";
+             "WMMA: the wave32 forms of gfx11, gfx12 and gfx1250)";
     if (isMfma(op))
       for (unsigned i = 3; i < 6; ++i)
         if (constantOperand(op, i) < 0)
@@ -303,6 +331,9 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
       return "exchanges a value that is neither 32 bits or less nor a whole "
              "number of 32-bit words";
   }
+  if (isa<ROCDL::DPPUpdateOp, ROCDL::PermlaneX16Op>(op) &&
+      laneValueBits(op->getResult(0).getType()) != 32)
+    return "moves a value that is not 32 bits";
   auto accessBytes = [&](Type type) { return layout.getTypeSize(type); };
   if (auto load = dyn_cast<ROCDL::RawPtrBufferLoadOp>(op))
     if (uint64_t bytes = accessBytes(load.getRes().getType());
@@ -357,6 +388,8 @@ bool hasBufferPointer(Type type) {
 /// AMDGPU intrinsics called through llvm.call_intrinsic that have a host
 /// equivalent (the front end's fx.math uses them).
 bool isEmulatedIntrinsic(LLVM::CallIntrinsicOp op) {
+  if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
+    return op.getNumOperands() == 4 && op.getNumResults() == 1;
   return op.getIntrin() == "llvm.amdgcn.rsq" && op.getNumOperands() == 1 &&
          op.getNumResults() == 1 &&
          isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType()));
@@ -749,6 +782,54 @@ void BodyLowering::lowerWaveCall(Operation *op) {
     result = perDword(b, loc, read.getSrc0(), [&](Value word) {
       return call(b, loc, "fly_emu_readlane", i32, {ctx, word, read.getSrc1()});
     });
+  } else if (auto dpp = dyn_cast<ROCDL::DPPUpdateOp>(op)) {
+    // fly_emu_update_dpp's control word: dpp_ctrl [8:0], row_mask
+    // [12:9], bank_mask [16:13], bound_ctrl [17] (Emu.h).
+    uint32_t control = (dpp.getDppCtrl() & 0x1ff) |
+                       ((dpp.getRowMask() & 0xf) << 9) |
+                       ((dpp.getBankMask() & 0xf) << 13) |
+                       (uint32_t(dpp.getBoundCtrl()) << 17);
+    Type type = dpp.getRes().getType();
+    auto asWord = [&](Value v) -> Value {
+      return type == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+    };
+    result = call(b, loc, "fly_emu_update_dpp", i32,
+                  {ctx, asWord(dpp.getOld()), asWord(dpp.getSrc()),
+                   constI32(b, loc, control)});
+    if (type != i32)
+      result = LLVM::BitcastOp::create(b, loc, type, result);
+  } else if (auto x16 = dyn_cast<ROCDL::PermlaneX16Op>(op)) {
+    // flags: fi [0], bound_control [1] (Emu.h).
+    uint32_t flags = uint32_t(x16.getFi()) | (uint32_t(x16.getBoundControl()) << 1);
+    Type type = x16.getRes().getType();
+    auto asWord = [&](Value v) -> Value {
+      return v.getType() == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+    };
+    result = call(b, loc, "fly_emu_permlanex16", i32,
+                  {ctx, asWord(x16.getOld()), asWord(x16.getSrc0()),
+                   asWord(x16.getSrc1()), asWord(x16.getSrc2()),
+                   constI32(b, loc, flags)});
+    if (type != i32)
+      result = LLVM::BitcastOp::create(b, loc, type, result);
+  } else if (isa<ROCDL::Permlane16SwapOp, ROCDL::Permlane32SwapOp>(op)) {
+    // flags: fi [0], bound_control [1], 32-lane swap [2]; the runtime
+    // returns the new destination in the low word, the new source high.
+    bool fi = flagAttr(op, "fi"), bound = flagAttr(op, "boundControl");
+    bool wide = isa<ROCDL::Permlane32SwapOp>(op);
+    uint32_t flags = uint32_t(fi) | (uint32_t(bound) << 1) | (uint32_t(wide) << 2);
+    Value both = call(b, loc, "fly_emu_permlane_swap", i64,
+                      {ctx, op->getOperand(0), op->getOperand(1),
+                       constI32(b, loc, flags)});
+    Value lo = LLVM::TruncOp::create(b, loc, i32, both);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(
+            b, loc, both,
+            LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32))));
+    Type pair = op->getResult(0).getType();
+    result = LLVM::UndefOp::create(b, loc, pair);
+    result = LLVM::InsertValueOp::create(b, loc, result, lo, ArrayRef<int64_t>{0});
+    result = LLVM::InsertValueOp::create(b, loc, result, hi, ArrayRef<int64_t>{1});
   } else if (auto first = dyn_cast<ROCDL::ReadfirstlaneOp>(op)) {
     result = perDword(b, loc, first.getSrc(), [&](Value word) {
       return call(b, loc, "fly_emu_readfirstlane", i32, {ctx, word});
@@ -943,6 +1024,37 @@ void lowerPow(LLVM::CallIntrinsicOp op) {
   Value product = LLVM::FMulOp::create(b, loc, y, log);
   product = LLVM::SelectOp::create(b, loc, eitherZero, zero, product);
   op.getResult(0).replaceAllUsesWith(LLVM::Exp2Op::create(b, loc, product));
+  op.erase();
+}
+
+/// llvm.amdgcn.cvt.sr.bf16.f32(old, x, rand, word_sel) (gfx950's
+/// V_CVT_SR_BF16_F32, stochastic rounding): the low 16 bits of rand added
+/// to x's bit pattern, the high half kept (no saturation: the carry can
+/// reach infinity); a NaN becomes its quieted high half. The bf16 goes
+/// into element word_sel of old.
+void lowerCvtSrBf16(LLVM::CallIntrinsicOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto i16 = b.getIntegerType(16), i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  Value old = op.getOperand(0), x = op.getOperand(1);
+  Value rand = op.getOperand(2), wordSel = op.getOperand(3);
+  Value bits = LLVM::BitcastOp::create(b, loc, i32, x);
+  Value sum = LLVM::AddOp::create(
+      b, loc, bits, LLVM::AndOp::create(b, loc, rand, c32(0xffff)));
+  Value rounded = LLVM::LShrOp::create(b, loc, sum, c32(16));
+  Value quiet = LLVM::OrOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, bits, c32(16)), c32(0x40));
+  Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, x, x);
+  Value half = LLVM::TruncOp::create(
+      b, loc, i16, LLVM::SelectOp::create(b, loc, isNan, quiet, rounded));
+  Type elem = cast<VectorType>(old.getType()).getElementType();
+  Value bf = LLVM::BitcastOp::create(b, loc, elem, half);
+  Value index = LLVM::ZExtOp::create(b, loc, i32, wordSel);
+  op.getResult(0).replaceAllUsesWith(
+      LLVM::InsertElementOp::create(b, loc, old, bf, index).getResult());
   op.erase();
 }
 
@@ -1215,6 +1327,8 @@ void ConvertROCDLToEmu::runOnOperation() {
       lowerRsq(op);
     else if (op.getIntrin() == "llvm.pow" && op.getNumOperands() == 2)
       lowerPow(op);
+    else if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
+      lowerCvtSrBf16(op);
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func)) {

@@ -158,6 +158,26 @@ uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value, uint32_t offset)
 /* llvm.amdgcn.ballot (v_cmp writing an SGPR mask): bit i is set when lane i
  * is active and its `predicate` is nonzero. Wave32 leaves bits 32..63 zero. */
 uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate);
+/* llvm.amdgcn.update.dpp on a 32-bit value (V_MOV_B32 with DPP): each lane
+ * reads `src` of the lane the DPP control selects (runtime/emu/WaveOps.cpp
+ * lists them); `control` is dpp_ctrl [8:0] | row_mask [12:9] | bank_mask
+ * [16:13] | bound_ctrl [17]. A lane masked off by row_mask/bank_mask keeps
+ * `old`; an out-of-range or inactive source gives 0 with bound_ctrl, else
+ * `old`. A dpp_ctrl that is no control traps. */
+uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                            uint32_t control);
+/* llvm.amdgcn.permlanex16 (gfx10+): lane i reads `src` of lane sel of the
+ * other 16-lane row of its 32 lanes, sel = nibble (i mod 16) of
+ * sel_hi:sel_lo; `flags` = fi [0] | bound_ctrl [1]. An inactive source gives
+ * 0 with bound_ctrl, else `old`. */
+uint32_t fly_emu_permlanex16(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                             uint32_t sel_lo, uint32_t sel_hi, uint32_t flags);
+/* llvm.amdgcn.permlane16.swap / permlane32.swap (gfx950): the odd 16-lane
+ * (32-lane with flags bit 2) blocks of `old` (the destination) and the even
+ * blocks of `src` trade places; returns new old | new src << 32. `flags` =
+ * fi [0] | bound_ctrl [1] | 32-lane blocks [2]. */
+uint64_t fly_emu_permlane_swap(FlyEmuContext *ctx, uint32_t old, uint32_t src,
+                               uint32_t flags);
 
 /* ---- Buffer resources (V#) ------------------------------------------------
  *
@@ -294,7 +314,32 @@ typedef enum FlyEmuMatrixOp {
   FLY_EMU_WMMA12_F32_16X16X16_FP8_FP8 = 57,
   FLY_EMU_WMMA12_F32_16X16X16_FP8_BF8 = 58,
   FLY_EMU_WMMA12_F32_16X16X16_BF8_FP8 = 59,
-  FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8 = 60
+  FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8 = 60,
+  /* gfx1250 WMMA, wave32: A and B split K between the lane halves in runs
+   * of 8 elements (16x16x4 f32: runs of 2); C and D as RDNA4's; fp8/bf8
+   * are OCP. */
+  FLY_EMU_WMMA1250_F32_16X16X4_F32 = 70,
+  FLY_EMU_WMMA1250_F32_16X16X32_F16 = 71,
+  FLY_EMU_WMMA1250_F32_16X16X32_BF16 = 72,
+  FLY_EMU_WMMA1250_F16_16X16X32_F16 = 73,
+  FLY_EMU_WMMA1250_BF16_16X16X32_BF16 = 74,
+  FLY_EMU_WMMA1250_I32_16X16X64_IU8 = 75,
+  FLY_EMU_WMMA1250_F32_16X16X64_FP8_FP8 = 76,
+  FLY_EMU_WMMA1250_F32_16X16X64_FP8_BF8 = 77,
+  FLY_EMU_WMMA1250_F32_16X16X64_BF8_FP8 = 78,
+  FLY_EMU_WMMA1250_F32_16X16X64_BF8_BF8 = 79,
+  FLY_EMU_WMMA1250_F16_16X16X64_FP8_FP8 = 80,
+  FLY_EMU_WMMA1250_F16_16X16X64_FP8_BF8 = 81,
+  FLY_EMU_WMMA1250_F16_16X16X64_BF8_FP8 = 82,
+  FLY_EMU_WMMA1250_F16_16X16X64_BF8_BF8 = 83,
+  FLY_EMU_WMMA1250_F32_16X16X128_FP8_FP8 = 84,
+  FLY_EMU_WMMA1250_F32_16X16X128_FP8_BF8 = 85,
+  FLY_EMU_WMMA1250_F32_16X16X128_BF8_FP8 = 86,
+  FLY_EMU_WMMA1250_F32_16X16X128_BF8_BF8 = 87,
+  FLY_EMU_WMMA1250_F16_16X16X128_FP8_FP8 = 88,
+  FLY_EMU_WMMA1250_F16_16X16X128_FP8_BF8 = 89,
+  FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8 = 90,
+  FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8 = 91
 } FlyEmuMatrixOp;
 
 /* The `control` word: the instruction's modifiers. */

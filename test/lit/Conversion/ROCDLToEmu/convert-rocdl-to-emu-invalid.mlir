@@ -120,7 +120,7 @@ gpu.module @matrix {
     // expected-error @+1 {{'rocdl.smfmac.f32.16x16x32.f16' op has no emulator lowering in convert-rocdl-to-emu yet}}
     %0 = rocdl.smfmac.f32.16x16x32.f16 %s, %a, %c, %cb, %cb, %cb : (vector<8xf16>, vector<16xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
     // A gfx11 wave64 WMMA (4 accumulators a lane).
-    // expected-error @+1 {{'rocdl.wmma.f32.16x16x16.f16' op has operand types of no form the emulator runs (MFMA: CDNA3's; WMMA: the wave32 forms of gfx11 and gfx12), which convert-rocdl-to-emu does not handle}}
+    // expected-error @+1 {{'rocdl.wmma.f32.16x16x16.f16' op has operand types of no form the emulator runs (MFMA: CDNA3's; WMMA: the wave32 forms of gfx11, gfx12 and gfx1250), which convert-rocdl-to-emu does not handle}}
     %1 = rocdl.wmma.f32.16x16x16.f16 %a, %a, %c : (vector<16xf16>, vector<16xf16>, vector<4xf32>) -> vector<4xf32>
     // expected-error @+1 {{'rocdl.mfma.f32.16x16x32.fp8.fp8' op needs the chip to pick its fp8/bf8 formats (gfx942: FNUZ, gfx950: OCP): give the pass chip=... or the gpu.module a #rocdl.target, which convert-rocdl-to-emu does not handle}}
     %2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %q, %q, %c4, %z, %z, %z : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
