@@ -6,6 +6,7 @@
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Target/Compile.h"
+#include "fly/Target/ROCDLTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "fly/Arch/Chip.h"
@@ -165,6 +166,8 @@ private:
 std::map<std::string, std::string> deviceLLVMIR(ModuleOp module) {
   std::map<std::string, std::string> texts;
   module.walk([&](gpu::GPUModuleOp gpuModule) {
+    if (failed(checkTranslatableTypes(gpuModule)))
+      return;
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> ir =
         translateModuleToLLVMIR(gpuModule, llvmContext, gpuModule.getSymName());
@@ -207,6 +210,11 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
     OwningOpRef<ModuleOp> host = ModuleOp::create(gpuModule.getLoc());
     for (Operation &op : gpuModule.getBody()->getOperations())
       host->getBody()->push_back(op.clone());
+    if (failed(checkTranslatableTypes(*host)))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the emulator's host code of " + gpuModule.getSymName().str() +
+              " has a type with no LLVM IR equivalent");
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> ir =
         translateModuleToLLVMIR(*host, llvmContext, gpuModule.getSymName());

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -141,6 +142,8 @@ struct FlyROCDLTargetModel
       module->emitError("only a gpu.module can be serialized for ROCDL");
       return std::nullopt;
     }
+    if (failed(fly::checkTranslatableTypes(module)))
+      return std::nullopt;
     InProcessSerializer serializer(
         *module, cast<ROCDL::ROCDLTargetAttr>(attribute), options);
     InProcessSerializer::init();
@@ -167,6 +170,38 @@ struct FlyROCDLTargetModel
 };
 
 } // namespace
+
+LogicalResult mlir::fly::checkTranslatableTypes(Operation *root) {
+  auto translatable = [](Type type) { return LLVM::isCompatibleType(type); };
+  WalkResult walk = root->walk([&](Operation *op) -> WalkResult {
+    if (isa<gpu::GPUModuleOp, ModuleOp>(op))
+      return WalkResult::advance();
+    auto report = [&](Type type) {
+      op->emitError() << "the type " << type << " of this "
+                      << op->getName()
+                      << " has no LLVM IR equivalent (an element type the "
+                         "lowering left as it is: 8-, 6- and 4-bit floats "
+                         "must reach LLVM as integers of their width)";
+      return WalkResult::interrupt();
+    };
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes()))
+      if (!translatable(type))
+        return report(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!translatable(arg.getType()))
+            return report(arg.getType());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+        if (!isa<FunctionType>(type.getValue()) &&
+            !translatable(type.getValue()))
+          return report(type.getValue());
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
 
 void mlir::fly::registerFlyROCDLTarget(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, ROCDL::ROCDLDialect *) {

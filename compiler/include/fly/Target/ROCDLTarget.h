@@ -17,8 +17,11 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class DialectRegistry;
+class Operation;
 } // namespace mlir
 
 namespace mlir::fly {
@@ -28,6 +31,13 @@ namespace mlir::fly {
 /// attribute, so call this BEFORE `mlir::registerAllExtensions(registry)`
 /// (which attaches upstream's); a registry with only this one is fine too.
 void registerFlyROCDLTarget(DialectRegistry &registry);
+
+/// Whether every type in `root` (operand, result and block argument types,
+/// type attributes such as an alloca's or a GEP's element type) has an
+/// LLVM IR equivalent; else an error at the first op that has one without
+/// (an 8-bit float left in a load, say), instead of the crash the
+/// translation to LLVM IR would be.
+LogicalResult checkTranslatableTypes(Operation *root);
 
 /// Links a relocatable AMDGPU object into a code object (an ELF shared
 /// object, `ld.lld -shared --no-undefined`) with the in-process lld.
