@@ -333,12 +333,17 @@ NB_MODULE(_fly, m) {
       "compile",
       [](const std::string &text, const std::string &chip, unsigned optLevel,
          const std::string &dumpDir, bool verifyEachPass, bool debugInfo,
-         bool printAfterAll, bool emulator) {
+         bool printAfterAll, bool emulator, unsigned wavesPerEU,
+         unsigned maxNumVGPRs, bool fastMath, bool unsafeMath) {
         fly::CompileOptions options;
         options.emulator = emulator;
         options.pipeline.chip = chip;
         options.pipeline.optLevel = optLevel;
         options.pipeline.debugInfo = debugInfo;
+        options.pipeline.wavesPerEU = wavesPerEU;
+        options.pipeline.maxNumVGPRs = maxNumVGPRs;
+        options.pipeline.fastMath.fast = fastMath;
+        options.pipeline.fastMath.unsafeMath = unsafeMath;
         options.dumpDir = dumpDir;
         options.verifyEachPass = verifyEachPass;
         options.printAfterAll = printAfterAll;
@@ -388,7 +393,10 @@ NB_MODULE(_fly, m) {
       "text"_a, "chip"_a, "opt_level"_a = 2, "dump_dir"_a = "",
       "verify_each_pass"_a = false, "debug_info"_a = false,
       "print_after_all"_a = false, "emulator"_a = false,
-      "Compiles a module (MLIR text) through stages A, B and C: returns "
+      "waves_per_eu"_a = 0u, "maxnreg"_a = 0u, "fast_math"_a = false,
+      "unsafe_math"_a = false,
+      "Compiles a module (MLIR text) through stages A, B and C (the hints: "
+      "0 / false for none): returns "
       "([(module, chip, code object bytes)], [kernel dicts], host module "
       "bitcode, [host function dicts])");
 

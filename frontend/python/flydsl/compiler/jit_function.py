@@ -30,6 +30,7 @@ from ..tracing.signature import (Stream, StreamValue, bind_arguments, constexpr_
                                  evaluated_signature, is_constexpr, stream_handle)
 from ..expr import numeric as nm
 from ..expr._core import wrap
+from ..expr._elementwise import FastmathScope, fastmath_text
 
 
 _log = logging.getLogger("flydsl")
@@ -253,7 +254,7 @@ class JitFunction:
                 elif kind != "constexpr":
                     params[name] = wrap(values[name][0])
             params = {n: params[n] for n, _, _ in specs}
-            with Tracer().activate():
+            with Tracer().activate(), FastmathScope(_ambient_fastmath(dict(options.compile_hints))):
                 rewrite(self.fn)(**params)
             b.op("func.return", [])
             b.pop_block()
@@ -304,6 +305,15 @@ def _is_torch_stream(value) -> bool:
     return t.__name__ in ("Stream", "ExternalStream") and t.__module__.startswith("torch")
 
 
+def _ambient_fastmath(hints: dict):
+    """The fastmath flags every float op of the traced body carries unless
+    it names its own (as FlyDSL: the `fastmath` hint, else `fast` for
+    `fast_fp_math`); None for none."""
+    if hints.get("fastmath") is not None:
+        return hints["fastmath"]
+    return "fast" if hints.get("fast_fp_math") else None
+
+
 def _check_hints(hints: dict) -> None:
     from .backends.rocm import COMPILE_HINTS
 
@@ -311,6 +321,12 @@ def _check_hints(hints: dict) -> None:
         if name not in COMPILE_HINTS:
             raise ArgumentError(f"compile hint '{name}' is not one of {', '.join(COMPILE_HINTS)}",
                                 *user_location()[:2])
+    if hints.get("fastmath") is not None:
+        try:
+            fastmath_text(hints["fastmath"])
+        except FlyDSLError as err:
+            raise ArgumentError(f"compile hint fastmath={hints['fastmath']!r}: {err.bare_message}",
+                                *user_location()[:2]) from None
 
 
 def jit(func=None):

@@ -11,7 +11,7 @@ from ...tracing.errors import ArgumentError
 from .base import BaseBackend, CompileOptions, GPUTarget
 
 # The hints a ROCm compile takes (FlyDSL's `flyc.compile[{...}]` names).
-COMPILE_HINTS = ("waves_per_eu", "maxnreg", "fast_fp_math", "unsafe_fp_math")
+COMPILE_HINTS = ("waves_per_eu", "maxnreg", "fast_fp_math", "unsafe_fp_math", "fastmath")
 
 
 def _warp_size(arch: str) -> int:
@@ -19,6 +19,15 @@ def _warp_size(arch: str) -> int:
         return _fly.chip_info(arch)["wave_size"]
     except ValueError as err:
         raise ArgumentError(f"the ROCm backend: {err}") from None
+
+
+def _count_hint(hints: dict, name: str) -> int:
+    value = hints.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ArgumentError(f"compile hint {name}={value!r}: a non-negative int")
+    return value
 
 
 class RocmBackend(BaseBackend):
@@ -69,11 +78,9 @@ class RocmBackend(BaseBackend):
     def lower_compile_hints(self, module, *, compile_hints: dict):
         """`waves_per_eu` as the `rocdl.waves_per_eu` attribute of every
         kernel (the pipeline keeps an attribute a kernel already has)."""
-        waves = compile_hints.get("waves_per_eu")
-        if waves is None or waves == 0:
+        waves = _count_hint(compile_hints, "waves_per_eu")
+        if waves == 0:
             return module
-        if isinstance(waves, bool) or not isinstance(waves, int) or waves < 0:
-            raise ArgumentError(f"compile hint waves_per_eu={waves!r}: a non-negative int")
         attr = f"rocdl.waves_per_eu = {waves} : i32"
 
         def add(m):
@@ -90,9 +97,13 @@ class RocmBackend(BaseBackend):
 
     def compile(self, module_text: str, options: CompileOptions):
         module_text = self.lower_compile_hints(module_text, compile_hints=options.hints)
+        hints = options.hints
         return _fly.compile(module_text, self.target.arch, options.opt_level, options.dump_dir,
                             options.verify_each_pass, options.debug_info,
-                            options.print_after_all, options.emulator)
+                            options.print_after_all, options.emulator,
+                            maxnreg=_count_hint(hints, "maxnreg"),
+                            fast_math=bool(hints.get("fast_fp_math")),
+                            unsafe_math=bool(hints.get("unsafe_fp_math")))
 
     def hash(self) -> str:
         return f"rocm:{self.target.arch}:wave{self.target.warp_size}"

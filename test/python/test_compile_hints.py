@@ -1,0 +1,120 @@
+"""FlyDSL's compile hints reach the code object: `maxnreg` and `waves_per_eu`
+bound the VGPRs the register allocator may use (read back from the code
+object's resources), `fast_fp_math` / `fastmath` put fast-math flags on the
+traced float ops (an f32 division becomes a reciprocal and a multiply in the
+ISA), and a bad hint value is a located error."""
+
+import numpy as np
+import pytest
+
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+from flydsl.tracing.errors import ArgumentError
+
+N = 96  # values each work-item keeps live at once: ~100 VGPRs unhinted
+
+
+def make_reverse():
+    """A fresh jit function (hints stay on a function, so each test has its
+    own): every work-item loads N values, then stores them reversed."""
+
+    @flyc.kernel
+    def reverse(a: fx.Tensor, c: fx.Tensor):
+        base = fx.thread_idx.x * N
+        vals = [a[base + j] for j in fx.range_constexpr(N)]
+        for j in fx.range_constexpr(N):
+            c[base + j] = vals[N - 1 - j] * 2.0
+
+    @flyc.jit
+    def run(a: fx.Tensor, c: fx.Tensor):
+        reverse(a, c).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    return run
+
+
+def make_divide():
+    @flyc.kernel
+    def divide(a: fx.Tensor, b: fx.Tensor, c: fx.Tensor):
+        i = fx.thread_idx.x
+        c[i] = a[i] / b[i]
+
+    @flyc.jit
+    def run(a: fx.Tensor, b: fx.Tensor, c: fx.Tensor):
+        divide(a, b, c).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    return run
+
+
+def vgprs(compiled):
+    (res,) = compiled.resources.values()
+    return res["vgprs"], res["scratch_bytes"]
+
+
+def compile_with(fn, hints, *args):
+    return flyc.compile[hints](fn, *args) if hints else flyc.compile(fn, *args)
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx1100"])
+def test_maxnreg_bounds_the_vgprs(fly_env, chip):
+    fly_env(COMPILE_ONLY="1", ARCH=chip, FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    free, free_scratch = vgprs(compile_with(make_reverse(), {}, a, a))
+    bound, scratch = vgprs(compile_with(make_reverse(), {"maxnreg": 40}, a, a))
+    assert free > 64 and free_scratch == 0
+    assert bound <= 40 and scratch > 0  # the rest spilled
+
+
+def test_waves_per_eu_bounds_the_vgprs(fly_env):
+    # gfx942: 512 VGPRs per SIMD lane, so 8 waves leave 64 to each.
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    free, _ = vgprs(compile_with(make_reverse(), {}, a, a))
+    bound, _ = vgprs(compile_with(make_reverse(), {"waves_per_eu": 8}, a, a))
+    assert free > 64 >= bound
+
+
+def division_ops(compiled):
+    return sorted({line.split()[0] for line in compiled.isa().splitlines()
+                   if line.strip().startswith(("v_div", "v_rcp", "v_mul_f32"))})
+
+
+@pytest.mark.parametrize("hints, fast", [({}, False), ({"fast_fp_math": True}, True),
+                                         ({"fastmath": "fast"}, True),
+                                         ({"fastmath": fx.arith.FastMathFlags.nnan}, False),
+                                         ({"unsafe_fp_math": True}, False)])
+def test_fast_math_hints_reach_the_isa(fly_env, hints, fast):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.ones(64, np.float32)
+    ops = division_ops(compile_with(make_divide(), hints, a, a, a))
+    if fast:
+        assert "v_rcp_f32_e32" in ops and not any(op.startswith("v_div") for op in ops), ops
+    else:  # the correctly rounded expansion
+        assert {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32"} <= set(ops), ops
+
+
+def test_fast_math_results_on_the_emulator(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu")
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-4, 4, 64).astype(np.float32)
+    b = rng.uniform(0.5, 8, 64).astype(np.float32)
+    c = np.zeros(64, np.float32)
+    compile_with(make_divide(), {"fast_fp_math": True}, a, b, c)(a, b, c)
+    np.testing.assert_allclose(c, a / b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("hints, message", [
+    ({"fastmath": "bogus"}, r"compile hint fastmath='bogus': fastmath: unknown flag 'bogus'"),
+    ({"fastmath": True}, r"compile hint fastmath=True: fastmath: expected"),
+    ({"nosuch": 1}, r"compile hint 'nosuch' is not one of waves_per_eu, maxnreg"),
+])
+def test_bad_hints_are_located_errors(hints, message):
+    with pytest.raises(ArgumentError, match=message) as info:
+        flyc.compile[hints]
+    assert info.value.filename == __file__
+
+
+def test_bad_hint_values_are_errors_when_compiling(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    with pytest.raises(ArgumentError, match=r"compile hint maxnreg=-1: a non-negative int"):
+        compile_with(make_reverse(), {"maxnreg": -1}, a, a)
