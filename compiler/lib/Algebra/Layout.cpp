@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace fly::algebra {
@@ -28,11 +29,16 @@ llvm::hash_code hash_value(const Layout &l) {
 llvm::hash_code hash_value(const Swizzle &s) {
   return llvm::hash_combine(s.bits, s.base, s.shift);
 }
+llvm::hash_code hash_value(const CoordSwizzle &s) {
+  return llvm::hash_combine(
+      s.bits, s.baseRow, s.baseCol,
+      llvm::hash_combine_range(s.rowMode.begin(), s.rowMode.end()),
+      llvm::hash_combine_range(s.colMode.begin(), s.colMode.end()));
+}
 llvm::hash_code hash_value(const ComposedLayout &l) {
-  llvm::hash_code inner =
-      std::holds_alternative<Swizzle>(l.inner)
-          ? hash_value(std::get<Swizzle>(l.inner))
-          : llvm::hash_combine(1, hash_value(std::get<Layout>(l.inner)));
+  llvm::hash_code inner = std::visit(
+      [&](const auto &f) { return llvm::hash_combine(l.inner.index(), f); },
+      l.inner);
   return llvm::hash_combine(inner, hash_value(l.offset), hash_value(l.outer));
 }
 llvm::hash_code hash_value(const Tile::Mode &m) {
@@ -55,10 +61,20 @@ std::string toString(const Swizzle &s) {
   return "S<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," +
          std::to_string(s.shift) + ">";
 }
+std::string toString(const CoordSwizzle &s) {
+  auto modes = [](const std::vector<int64_t> &path) {
+    std::string text = "[";
+    for (size_t i = 0; i < path.size(); ++i)
+      text += (i ? ", " : "") + std::to_string(path[i]);
+    return text + "]";
+  };
+  return "CS<" + std::to_string(s.bits) + "," + std::to_string(s.baseRow) +
+         "," + modes(s.rowMode) + "," + std::to_string(s.baseCol) + "," +
+         modes(s.colMode) + ">";
+}
 std::string toString(const ComposedLayout &l) {
-  std::string inner = std::holds_alternative<Swizzle>(l.inner)
-                          ? toString(std::get<Swizzle>(l.inner))
-                          : toString(std::get<Layout>(l.inner));
+  std::string inner =
+      std::visit([](const auto &f) { return toString(f); }, l.inner);
   return inner + " o " + toString(l.offset) + " o " + toString(l.outer);
 }
 static std::string toString(const std::vector<Tile::Mode> &modes) {
@@ -109,6 +125,50 @@ Int Swizzle::apply(Arith &ar, const Int &x) const {
   int64_t mask = (int64_t(1) << bits) - 1;
   Int yyy(mask << (base + std::max(0, shift)));
   return ar.bitXor(x, ar.shiftRight(ar.bitAnd(x, yyy), shift));
+}
+
+bool CoordSwizzle::isValid() const {
+  if (bits == 0)
+    return true;
+  return bits > 0 && bits < 32 && baseRow >= 0 && baseCol >= 0 &&
+         baseRow + bits < 63 && baseCol + bits < 63 && !rowMode.empty() &&
+         !colMode.empty() && rowMode != colMode &&
+         llvm::all_of(rowMode, [](int64_t m) { return m >= 0; }) &&
+         llvm::all_of(colMode, [](int64_t m) { return m >= 0; });
+}
+
+IntTuple CoordSwizzle::apply(Arith &ar, const IntTuple &crd) const {
+  if (bits == 0)
+    return crd;
+  // The leaf at `path` of `t`; null when the path leaves the tuple or ends
+  // on a tuple.
+  auto at = [](const IntTuple &t, llvm::ArrayRef<int64_t> path) {
+    const IntTuple *node = &t;
+    for (int64_t m : path) {
+      if (!node->isTuple() || m >= int64_t(node->rank()))
+        return (const IntTuple *)nullptr;
+      node = &(*node)[unsigned(m)];
+    }
+    return node->isLeaf() ? node : nullptr;
+  };
+  const IntTuple *row = at(crd, rowMode), *col = at(crd, colMode);
+  if (!row || !col || row->leaf().isBasis() || col->leaf().isBasis())
+    return ar.fail("the coordinate swizzle " + toString(*this) +
+                   " needs integer leaves at its row and column modes, not " +
+                   toString(crd)),
+           crd;
+  Int moved = ar.bitAnd(ar.shiftRight(row->leaf(), baseRow),
+                        Int((int64_t(1) << bits) - 1));
+  Int swizzled = ar.bitXor(col->leaf(), ar.shiftRight(moved, -baseCol));
+  std::function<IntTuple(const IntTuple &, llvm::ArrayRef<int64_t>)> replace =
+      [&](const IntTuple &t, llvm::ArrayRef<int64_t> path) -> IntTuple {
+    if (path.empty())
+      return IntTuple(swizzled);
+    std::vector<IntTuple> elems = t.elems();
+    elems[path.front()] = replace(elems[path.front()], path.drop_front());
+    return IntTuple::tuple(std::move(elems));
+  };
+  return replace(crd, colMode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -305,6 +365,11 @@ Int cosize(Arith &ar, const ComposedLayout &l) {
                llvm::all_of(shape, isPlain) && llvm::all_of(stride, isPlain);
   if (const auto *inner = std::get_if<Layout>(&l.inner))
     plain = plain && isStatic(inner->shape) && isStatic(inner->stride);
+  if (std::holds_alternative<CoordSwizzle>(l.inner))
+    return ar.fail("cosize of " + toString(l) +
+                   " is a coordinate, not an integer (a coordinate swizzle "
+                   "maps coordinates)"),
+           Int(0);
   if (!plain)
     return ar.fail("cosize of " + toString(l) +
                    " needs a static composed layout with an integer offset"),
@@ -365,7 +430,13 @@ IntTuple crd2idx(Arith &ar, const IntTuple &crd, const ComposedLayout &l) {
              IntTuple(0);
     return sw->apply(ar, sum.leaf());
   }
+  if (const auto *cs = std::get_if<CoordSwizzle>(&l.inner))
+    return cs->apply(ar, sum);
   return crd2idx(ar, sum, std::get<Layout>(l.inner));
+}
+
+IntTuple crd2idx(Arith &ar, const IntTuple &crd, const CoordSwizzle &s) {
+  return s.apply(ar, crd);
 }
 
 IntTuple idx2crd(Arith &ar, const IntTuple &idx, const Layout &l) {

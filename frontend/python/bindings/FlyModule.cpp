@@ -152,11 +152,19 @@ nb::dict typeMembers(const TypeHandle &h) {
     d["mask"] = s->bits;
     d["base"] = s->base;
     d["shift"] = s->shift;
+  } else if (auto s = getAlgebraValueAs<alg::CoordSwizzle>(h.type)) {
+    d["mask"] = s->bits;
+    d["base_row"] = s->baseRow;
+    d["mode_row"] = nb::cast(s->rowMode);
+    d["base_col"] = s->baseCol;
+    d["mode_col"] = nb::cast(s->colMode);
   } else if (auto c = getAlgebraValueAs<alg::ComposedLayout>(h.type)) {
-    if (auto *sw = std::get_if<alg::Swizzle>(&c->inner))
-      d["inner"] = nb::cast(TypeHandle{SwizzleType::get(ctx, *sw)});
-    else
-      d["inner"] = layout(std::get<alg::Layout>(c->inner));
+    d["inner"] = std::visit(
+        [&](const auto &f) {
+          using T = typename TypeFor<std::decay_t<decltype(f)>>::type;
+          return nb::cast(TypeHandle{T::get(ctx, f)});
+        },
+        c->inner);
     d["offset"] = tuple(c->offset);
     d["outer"] = layout(c->outer);
   } else if (auto p = mlir::dyn_cast<PointerType>(h.type)) {

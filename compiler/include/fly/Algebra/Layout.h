@@ -48,9 +48,25 @@ struct Swizzle {
   Int apply(Arith &ar, const Int &x) const;
 };
 
-/// inner(offset + outer(c)); the inner function is a swizzle or a layout.
+/// FlyDSL's coordinate swizzle `CS<B, R, [row], C, [col]>`: in a coordinate,
+/// the leaf at mode path `col` is XORed with bits R..R+B-1 of the leaf at
+/// path `row`, moved to bit C. The identity when B is 0.
+struct CoordSwizzle {
+  int bits = 0, baseRow = 0, baseCol = 0;
+  std::vector<int64_t> rowMode, colMode;
+  bool operator==(const CoordSwizzle &o) const {
+    return bits == o.bits && baseRow == o.baseRow && baseCol == o.baseCol &&
+           rowMode == o.rowMode && colMode == o.colMode;
+  }
+  bool operator!=(const CoordSwizzle &o) const { return !(*this == o); }
+  bool isValid() const;
+  IntTuple apply(Arith &ar, const IntTuple &crd) const;
+};
+
+/// inner(offset + outer(c)); the inner function is a swizzle, a layout or a
+/// coordinate swizzle.
 struct ComposedLayout {
-  std::variant<Swizzle, Layout> inner;
+  std::variant<Swizzle, Layout, CoordSwizzle> inner;
   IntTuple offset;
   Layout outer;
   bool operator==(const ComposedLayout &o) const {
@@ -74,6 +90,7 @@ struct Tile {
 
 llvm::hash_code hash_value(const Layout &l);
 llvm::hash_code hash_value(const Swizzle &s);
+llvm::hash_code hash_value(const CoordSwizzle &s);
 llvm::hash_code hash_value(const ComposedLayout &l);
 llvm::hash_code hash_value(const Tile &t);
 llvm::hash_code hash_value(const Tile::Mode &m);
@@ -81,6 +98,7 @@ llvm::hash_code hash_value(const Tile::Mode &m);
 /// Textual forms of SPEC §2.2 (the inside of the `<...>` of each type).
 std::string toString(const Layout &l);
 std::string toString(const Swizzle &s);
+std::string toString(const CoordSwizzle &s);
 std::string toString(const ComposedLayout &l);
 std::string toString(const Tile &t);
 
@@ -109,6 +127,8 @@ Int cosize(Arith &ar, const ComposedLayout &l);
 IntTuple coshape(Arith &ar, const Layout &l);
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const Layout &l);
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const ComposedLayout &l);
+/// The coordinate swizzled (a coordinate swizzle maps coordinates).
+IntTuple crd2idx(Arith &ar, const IntTuple &crd, const CoordSwizzle &s);
 IntTuple idx2crd(Arith &ar, const IntTuple &idx, const Layout &l);
 
 /// Mode selection on both shape and stride.

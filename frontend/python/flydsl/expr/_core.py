@@ -115,7 +115,7 @@ def tile_modes(t) -> list[str]:
 
 
 _KIND_NAMES = {"int_tuple": "an IntTuple", "layout": "a Layout", "composed_layout": "a ComposedLayout",
-               "swizzle": "a Swizzle", "tile": "a Tile", "ptr": "a Pointer", "memref": "a Tensor",
+               "swizzle": "a Swizzle", "coord_swizzle": "a CoordSwizzle", "tile": "a Tile", "ptr": "a Pointer", "memref": "a Tensor",
                "coord_tensor": "a coordinate Tensor", "copy_atom": "a CopyAtom",
                "mma_atom": "an MmaAtom", "tiled_copy": "a TiledCopy", "tiled_mma": "a TiledMma"}
 

@@ -273,15 +273,33 @@ class SwizzleType(FlyType):
 
 
 class CoordSwizzleType(FlyType):
-    """FlyDSL's coordinate swizzle (row/column bit modes): not a type of
-    this Fly dialect; `get` says so."""
+    """A swizzle of coordinates: the coordinate leaf at mode path `mode_col`
+    XORed with `mask` bits of the leaf at path `mode_row` (from bit
+    `base_row`), placed at bit `base_col`."""
 
     kinds = ("coord_swizzle",)
 
     @classmethod
-    def get(cls, *args, **kwargs):
-        _fail("CoordSwizzleType: coordinate swizzles are not supported (use SwizzleType, "
-              "a swizzle of element indices, in a composed layout)")
+    def get(cls, mask: int, base_row: int, mode_row, base_col: int, mode_col, *, context=None):
+        for name, v in (("mask", mask), ("base_row", base_row), ("base_col", base_col)):
+            if not isinstance(v, int) or isinstance(v, bool):
+                _fail(f"CoordSwizzleType.get: '{name}' must be a Python int, not {v!r:.60}")
+        paths = []
+        for name, v in (("mode_row", mode_row), ("mode_col", mode_col)):
+            v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
+            if not isinstance(v, (list, tuple)) or not all(
+                    isinstance(m, int) and not isinstance(m, bool) for m in v):
+                _fail(f"CoordSwizzleType.get: '{name}' must be a list of mode indices, "
+                      f"not {v!r:.60}")
+            paths.append("[" + ",".join(str(m) for m in v) + "]")
+        return cls.parse(f"!fly.coord_swizzle<CS<{mask},{base_row},{paths[0]},{base_col},"
+                         f"{paths[1]}>>")
+
+    mask = property(lambda self: self._member("mask"))
+    base_row = property(lambda self: self._member("base_row"))
+    mode_row = property(lambda self: list(self._member("mode_row")))
+    base_col = property(lambda self: self._member("base_col"))
+    mode_col = property(lambda self: list(self._member("mode_col")))
 
 
 class ComposedLayoutType(_TupleLike):
@@ -290,8 +308,8 @@ class ComposedLayoutType(_TupleLike):
     @classmethod
     def get(cls, inner, offset, outer):
         inner_h = handle(inner)
-        inner_text = (_inner_text(inner_h, "swizzle") if inner_h.kind == "swizzle"
-                      else _inner_text(inner_h, "layout"))
+        inner_text = _inner_text(inner_h, inner_h.kind if inner_h.kind in (
+            "swizzle", "coord_swizzle") else "layout")
         return cls.parse(f"!fly.composed_layout<{inner_text} o {_tuple_text(offset)} o "
                          f"{_inner_text(outer, 'layout')}>")
 

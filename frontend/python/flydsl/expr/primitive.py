@@ -284,7 +284,7 @@ def make_ordered_layout(shape, order):
 def make_composed_layout(inner, offset_or_outer, outer=None):
     """inner(offset + outer(c)); `make_composed_layout(inner, outer)` takes
     the zero offset."""
-    inner = expect("make_composed_layout", "inner", inner, ("swizzle", "layout"))
+    inner = expect("make_composed_layout", "inner", inner, ("swizzle", "layout", "coord_swizzle"))
     if outer is None:
         outer = expect("make_composed_layout", "offset_or_outer", offset_or_outer, _LAYOUT)
         offset = coprofile(outer)
@@ -596,7 +596,7 @@ def cosize(layout):
 
 def crd2idx(crd, layout):
     """The index of a coordinate through a layout."""
-    layout = expect("crd2idx", "layout", layout, _ANY_LAYOUT)
+    layout = expect("crd2idx", "layout", layout, _ANY_LAYOUT + ("coord_swizzle",))
     return emit("fly.crd2idx", _tuple_arg("crd2idx", "crd", crd), layout)
 
 

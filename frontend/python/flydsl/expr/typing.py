@@ -402,6 +402,18 @@ class Swizzle(_Typed):
     shift = property(lambda self: self.ir.type.members["shift"])
 
 
+@register("coord_swizzle")
+class CoordSwizzle(_Typed):
+    """A swizzle of coordinates (CoordSwizzleType): `fx.crd2idx(crd, cs)`
+    is the coordinate swizzled."""
+
+    mask = property(lambda self: self.ir.type.members["mask"])
+    base_row = property(lambda self: self.ir.type.members["base_row"])
+    mode_row = property(lambda self: list(self.ir.type.members["mode_row"]))
+    base_col = property(lambda self: self.ir.type.members["base_col"])
+    mode_col = property(lambda self: list(self.ir.type.members["mode_col"]))
+
+
 class _Memory(_Typed):
     """What pointers and memrefs share: element type, space, alignment."""
 

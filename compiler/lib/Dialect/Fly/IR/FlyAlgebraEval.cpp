@@ -42,7 +42,8 @@ FailureOr<ArrayRef<int64_t>> Evaluation::getI64ArrayAttr(StringRef name) const {
 
 std::string Evaluation::describeOperands() const {
   static const char *const kKinds[] = {
-      "int_tuple", "layout", "swizzle", "composed_layout", "tile", "ptr",
+      "int_tuple", "layout", "swizzle", "coord_swizzle", "composed_layout",
+      "tile", "ptr",
       /*a tensor, by its iterator*/ "", /*an atom, by its type*/ ""};
   static_assert(std::size(kKinds) == std::variant_size_v<AlgebraValue>);
   std::string out;

@@ -140,6 +140,9 @@ MemTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "layout, got "
                        << layout;
   const algebra::ComposedLayout &c = composed.getValue();
+  if (std::holds_alternative<algebra::CoordSwizzle>(c.inner))
+    return emitError() << "a memref's layout must map to element indices; "
+                       << layout << " maps to coordinates";
   if (const auto *inner = std::get_if<Layout>(&c.inner))
     if (failed(verifyIntegerStrides(emitError, inner->stride, "stride")))
       return failure();

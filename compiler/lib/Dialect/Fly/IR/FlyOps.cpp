@@ -222,7 +222,8 @@ LogicalResult MakeComposedLayoutOp::evaluate(Evaluation &e) {
     return algebra::ComposedLayout{inner, offset, outer};
   };
   return e(typed<algebra::Swizzle, IntTuple, Layout>(compose),
-           typed<Layout, IntTuple, Layout>(compose));
+           typed<Layout, IntTuple, Layout>(compose),
+           typed<algebra::CoordSwizzle, IntTuple, Layout>(compose));
 }
 
 /// A tile mode from an operand: a layout; an int_tuple leaf (`N` is `N:1`,

@@ -95,7 +95,8 @@ LogicalResult Crd2IdxOp::evaluate(Evaluation &e) {
   auto f = [](Arith &ar, const IntTuple &coord, const auto &layout) {
     return algebra::crd2idx(ar, coord, layout);
   };
-  return e(typed<IntTuple, Layout>(f), typed<IntTuple, ComposedLayout>(f));
+  return e(typed<IntTuple, Layout>(f), typed<IntTuple, ComposedLayout>(f),
+           typed<IntTuple, algebra::CoordSwizzle>(f));
 }
 
 LogicalResult Idx2CrdOp::evaluate(Evaluation &e) {

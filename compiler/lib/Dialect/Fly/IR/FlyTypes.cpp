@@ -38,6 +38,11 @@ algebra::Swizzle mlir::fly::withoutHandles(const algebra::Swizzle &s) {
   return s;
 }
 
+algebra::CoordSwizzle
+mlir::fly::withoutHandles(const algebra::CoordSwizzle &s) {
+  return s;
+}
+
 algebra::ComposedLayout
 mlir::fly::withoutHandles(const algebra::ComposedLayout &l) {
   algebra::ComposedLayout out = l;
@@ -77,8 +82,9 @@ getAnyLayoutValue(Type type) {
 
 std::optional<AlgebraValue> mlir::fly::getAlgebraValue(Type type) {
   return llvm::TypeSwitch<Type, std::optional<AlgebraValue>>(type)
-      .Case<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
-            TileType>([](auto t) { return AlgebraValue(t.getValue()); })
+      .Case<IntTupleType, LayoutType, SwizzleType, CoordSwizzleType,
+            ComposedLayoutType, TileType>(
+          [](auto t) { return AlgebraValue(t.getValue()); })
       .Case([](PointerType t) { return AlgebraValue(getPointerValue(t)); })
       .Case([](MemTensorType t) {
         return AlgebraValue(TensorValue{getPointerValue(t.getPointer()),
@@ -139,8 +145,8 @@ Type mlir::fly::getCheckedType(function_ref<InFlightDiagnostic()> emitError,
 }
 
 bool mlir::fly::isAlgebraType(Type type) {
-  return isa<IntTupleType, LayoutType, SwizzleType, ComposedLayoutType,
-             TileType, CoordTensorType, CopyOpTypeInterface,
+  return isa<IntTupleType, LayoutType, SwizzleType, CoordSwizzleType,
+             ComposedLayoutType, TileType, CoordTensorType, CopyOpTypeInterface,
              MmaOpTypeInterface, CopyAtomType, MmaAtomType, TiledCopyType,
              TiledMmaType>(type);
 }
@@ -159,6 +165,9 @@ template <typename F> struct LeafMap {
     return Layout(std::move(shape), (*this)(l.stride));
   }
   algebra::Swizzle operator()(const algebra::Swizzle &s) { return s; }
+  algebra::CoordSwizzle operator()(const algebra::CoordSwizzle &s) {
+    return s;
+  }
   algebra::ComposedLayout operator()(const algebra::ComposedLayout &l) {
     algebra::ComposedLayout out = l;
     if (const auto *inner = std::get_if<Layout>(&l.inner))
@@ -294,6 +303,16 @@ LogicalResult SwizzleType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+CoordSwizzleType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         algebra::CoordSwizzle value) {
+  if (!value.isValid())
+    return emitError() << "invalid coordinate swizzle " << toString(value)
+                       << " (bits in [0, 32), bases >= 0, distinct non-empty "
+                          "row and column mode paths)";
+  return success();
+}
+
+LogicalResult
 ComposedLayoutType::verify(function_ref<InFlightDiagnostic()> emitError,
                            algebra::ComposedLayout value) {
   if (const auto *inner = std::get_if<Layout>(&value.inner))
@@ -301,6 +320,9 @@ ComposedLayoutType::verify(function_ref<InFlightDiagnostic()> emitError,
       return failure();
   if (const auto *inner = std::get_if<algebra::Swizzle>(&value.inner))
     if (failed(SwizzleType::verify(emitError, *inner)))
+      return failure();
+  if (const auto *inner = std::get_if<algebra::CoordSwizzle>(&value.inner))
+    if (failed(CoordSwizzleType::verify(emitError, *inner)))
       return failure();
   if (failed(IntTupleType::verify(emitError, value.offset)))
     return failure();
@@ -343,6 +365,7 @@ public:
   FailureOr<IntTuple> parseIntTuple(unsigned depth = 0);
   FailureOr<Layout> parseLayout();
   FailureOr<algebra::Swizzle> parseSwizzle();
+  FailureOr<algebra::CoordSwizzle> parseCoordSwizzle();
   FailureOr<algebra::ComposedLayout> parseComposedLayout();
   /// A layout, or a composed layout (only that if `composedOnly`).
   FailureOr<std::variant<Layout, algebra::ComposedLayout>>
@@ -363,6 +386,8 @@ private:
   FailureOr<algebra::BasisPath> parseBasisSuffix(StringRef text, SMLoc loc);
   FailureOr<Layout> parseLayoutStride(IntTuple shape, SMLoc loc);
   FailureOr<algebra::Swizzle> parseSwizzleBody(SMLoc loc);
+  FailureOr<algebra::CoordSwizzle> parseCoordSwizzleBody(SMLoc loc);
+  ParseResult parseModePath(std::vector<int64_t> &path);
   ParseResult parseCompose();
   bool parseOptionalCompose();
   FailureOr<algebra::Tile::Mode> parseTileMode(unsigned depth);
@@ -555,6 +580,43 @@ FailureOr<algebra::Swizzle> AlgebraParser::parseSwizzle() {
   return parseSwizzleBody(loc);
 }
 
+/// `[` integer (`,` integer)* `]` or `[]`: a mode path.
+ParseResult AlgebraParser::parseModePath(std::vector<int64_t> &path) {
+  if (p.parseLSquare())
+    return failure();
+  if (succeeded(p.parseOptionalRSquare()))
+    return success();
+  do {
+    int64_t mode;
+    if (parseDecimal(mode))
+      return failure();
+    path.push_back(mode);
+  } while (succeeded(p.parseOptionalComma()));
+  return p.parseRSquare();
+}
+
+/// The `<B,R,[row],C,[col]>` of a coordinate swizzle whose `CS` has been
+/// read.
+FailureOr<algebra::CoordSwizzle>
+AlgebraParser::parseCoordSwizzleBody(SMLoc loc) {
+  algebra::CoordSwizzle s;
+  if (p.parseLess() || parseDecimal(s.bits) || p.parseComma() ||
+      parseDecimal(s.baseRow) || p.parseComma() || parseModePath(s.rowMode) ||
+      p.parseComma() || parseDecimal(s.baseCol) || p.parseComma() ||
+      parseModePath(s.colMode) || p.parseGreater())
+    return failure();
+  return checked<CoordSwizzleType>(loc, s);
+}
+
+/// coord_swizzle ::= `CS` `<` integer `,` integer `,` path `,` integer `,`
+///                   path `>`
+FailureOr<algebra::CoordSwizzle> AlgebraParser::parseCoordSwizzle() {
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseKeyword("CS"))
+    return failure();
+  return parseCoordSwizzleBody(loc);
+}
+
 /// The `o` of a composed layout, possibly read already after a leaf.
 ParseResult AlgebraParser::parseCompose() {
   if (pending && pending->first == "o") {
@@ -577,7 +639,7 @@ bool AlgebraParser::parseOptionalCompose() {
   return succeeded(p.parseOptionalKeyword("o"));
 }
 
-/// composed ::= (swizzle | layout) `o` tuple `o` layout
+/// composed ::= (swizzle | coord_swizzle | layout) `o` tuple `o` layout
 FailureOr<algebra::ComposedLayout> AlgebraParser::parseComposedLayout() {
   FailureOr<std::variant<Layout, algebra::ComposedLayout>> any =
       parseAnyLayout(/*composedOnly=*/true);
@@ -593,6 +655,11 @@ AlgebraParser::parseAnyLayout(bool composedOnly) {
   algebra::ComposedLayout composed;
   if (succeeded(p.parseOptionalKeyword("S"))) {
     FailureOr<algebra::Swizzle> s = parseSwizzleBody(loc);
+    if (failed(s) || parseCompose())
+      return failure();
+    composed.inner = *s;
+  } else if (succeeded(p.parseOptionalKeyword("CS"))) {
+    FailureOr<algebra::CoordSwizzle> s = parseCoordSwizzleBody(loc);
     if (failed(s) || parseCompose())
       return failure();
     composed.inner = *s;
@@ -728,6 +795,11 @@ Type SwizzleType::parse(AsmParser &p) {
       p, [](AlgebraParser &ap) { return ap.parseSwizzle(); });
 }
 
+Type CoordSwizzleType::parse(AsmParser &p) {
+  return parseAlgebraType<CoordSwizzleType>(
+      p, [](AlgebraParser &ap) { return ap.parseCoordSwizzle(); });
+}
+
 Type ComposedLayoutType::parse(AsmParser &p) {
   return parseAlgebraType<ComposedLayoutType>(
       p, [](AlgebraParser &ap) { return ap.parseComposedLayout(); });
@@ -751,6 +823,10 @@ void LayoutType::print(AsmPrinter &p) const {
 }
 
 void SwizzleType::print(AsmPrinter &p) const {
+  p << '<' << toString(getValue()) << '>';
+}
+
+void CoordSwizzleType::print(AsmPrinter &p) const {
   p << '<' << toString(getValue()) << '>';
 }
 

@@ -198,13 +198,17 @@ Value mlir::fly::rebuildValue(OpBuilder &builder, Location loc,
     Type ty = ComposedLayoutType::get(builder.getContext(), c);
     if (isStatic(ty))
       return StaticOp::create(builder, loc, ty);
-    Value inner =
-        std::holds_alternative<alg::Layout>(c.inner)
-            ? layoutOf(std::get<alg::Layout>(c.inner))
-            : Value(StaticOp::create(
-                  builder, loc,
-                  SwizzleType::get(builder.getContext(),
-                                   std::get<alg::Swizzle>(c.inner))));
+    // A swizzle or coordinate swizzle is static: it has no leaves.
+    Value inner = std::visit(
+        [&](const auto &f) -> Value {
+          using T = std::decay_t<decltype(f)>;
+          if constexpr (std::is_same_v<T, alg::Layout>)
+            return layoutOf(f);
+          else
+            return StaticOp::create(
+                builder, loc, TypeFor<T>::type::get(builder.getContext(), f));
+        },
+        c.inner);
     Value offset = tupleOf(c.offset);
     Value outer = layoutOf(c.outer);
     return MakeComposedLayoutOp::create(builder, loc, ty,

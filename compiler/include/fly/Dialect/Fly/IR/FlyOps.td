@@ -360,7 +360,9 @@ def Fly_DepthOp : Fly_InferOp<"depth", [Fly_OnTensorLayout]> {
 
 def Fly_Crd2IdxOp : Fly_InferOp<"crd2idx"> {
   let summary = "the index of a coordinate";
-  let arguments = (ins Fly_IntTuple:$coord, Fly_AnyLayout:$layout);
+  let arguments = (ins Fly_IntTuple:$coord,
+                       AnyTypeOf<[Fly_Layout, Fly_ComposedLayout,
+                                  Fly_CoordSwizzle]>:$layout);
   let results = (outs Fly_IntTuple:$result);
 }
 

@@ -26,6 +26,8 @@ namespace mlir::fly {
 ::fly::algebra::IntTuple withoutHandles(const ::fly::algebra::IntTuple &t);
 ::fly::algebra::Layout withoutHandles(const ::fly::algebra::Layout &l);
 ::fly::algebra::Swizzle withoutHandles(const ::fly::algebra::Swizzle &s);
+::fly::algebra::CoordSwizzle
+withoutHandles(const ::fly::algebra::CoordSwizzle &s);
 ::fly::algebra::ComposedLayout
 withoutHandles(const ::fly::algebra::ComposedLayout &l);
 ::fly::algebra::Tile withoutHandles(const ::fly::algebra::Tile &t);
@@ -76,7 +78,8 @@ struct AtomValue {
 /// tensors and atoms.
 using AlgebraValue =
     std::variant<::fly::algebra::IntTuple, ::fly::algebra::Layout,
-                 ::fly::algebra::Swizzle, ::fly::algebra::ComposedLayout,
+                 ::fly::algebra::Swizzle, ::fly::algebra::CoordSwizzle,
+                 ::fly::algebra::ComposedLayout,
                  ::fly::algebra::Tile, PointerValue, TensorValue, AtomValue>;
 
 /// The fly type that holds an algebra object of C++ type `T`.
@@ -89,6 +92,9 @@ template <> struct TypeFor<::fly::algebra::Layout> {
 };
 template <> struct TypeFor<::fly::algebra::Swizzle> {
   using type = SwizzleType;
+};
+template <> struct TypeFor<::fly::algebra::CoordSwizzle> {
+  using type = CoordSwizzleType;
 };
 template <> struct TypeFor<::fly::algebra::ComposedLayout> {
   using type = ComposedLayoutType;

@@ -56,14 +56,26 @@ def Fly_SwizzleType
   let description = [{ `!fly.swizzle<S<3,4,3>>`. }];
 }
 
+def Fly_CoordSwizzleType
+    : Fly_AlgebraType<"CoordSwizzle", "coord_swizzle",
+                      "::fly::algebra::CoordSwizzle"> {
+  let summary = "a swizzle of coordinates `CS<B,R,[row],C,[col]>`";
+  let description = [{
+    `!fly.coord_swizzle<CS<3,0,[1],0,[2]>>` (FlyDSL's): the coordinate leaf
+    at mode path `col` XORed with bits R..R+B-1 of the leaf at path `row`,
+    moved to bit C. The inner function of a composed layout whose outer
+    layout yields coordinates (basis strides); `fly.crd2idx` applies it.
+  }];
+}
+
 def Fly_ComposedLayoutType
     : Fly_AlgebraType<"ComposedLayout", "composed_layout",
                       "::fly::algebra::ComposedLayout"> {
   let summary = "inner(offset + outer(c))";
   let description = [{
     `!fly.composed_layout<S<3,4,3> o 0 o (8,64):(64,1)>`: the inner function
-    is a swizzle or a layout, the offset an integer tuple, the outer function
-    a layout.
+    is a swizzle, a layout or a coordinate swizzle, the offset an integer
+    tuple, the outer function a layout.
   }];
 }
 
@@ -90,6 +102,9 @@ def Fly_Layout : Type<CPred<"::llvm::isa<::mlir::fly::LayoutType>($_self)">,
                       "fly layout", "::mlir::fly::LayoutType">;
 def Fly_Swizzle : Type<CPred<"::llvm::isa<::mlir::fly::SwizzleType>($_self)">,
                        "fly swizzle", "::mlir::fly::SwizzleType">;
+def Fly_CoordSwizzle
+    : Type<CPred<"::llvm::isa<::mlir::fly::CoordSwizzleType>($_self)">,
+           "fly coord_swizzle", "::mlir::fly::CoordSwizzleType">;
 def Fly_ComposedLayout
     : Type<CPred<"::llvm::isa<::mlir::fly::ComposedLayoutType>($_self)">,
            "fly composed_layout", "::mlir::fly::ComposedLayoutType">;
@@ -121,12 +136,13 @@ def Fly_HasLeaves
                  Fly_Tensor], "fly type with int_tuple leaves">;
 def Fly_LayoutOrTile : AnyTypeOf<[Fly_Layout, Fly_Tile],
                                  "fly layout or tile">;
-def Fly_SwizzleOrLayout : AnyTypeOf<[Fly_Swizzle, Fly_Layout],
-                                    "fly swizzle or layout">;
+def Fly_SwizzleOrLayout : AnyTypeOf<[Fly_Swizzle, Fly_Layout, Fly_CoordSwizzle],
+                                    "fly swizzle, layout or coord_swizzle">;
 def Fly_TileMode : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Tile],
                              "fly int_tuple leaf, layout or tile">;
 def Fly_AnyAlgebraType
-    : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Swizzle, Fly_ComposedLayout,
-                 Fly_Tile, Fly_CoordTensor, Fly_AnyAtom], "fly algebra type">;
+    : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Swizzle, Fly_CoordSwizzle,
+                 Fly_ComposedLayout, Fly_Tile, Fly_CoordTensor, Fly_AnyAtom],
+                "fly algebra type">;
 
 #endif // FLY_DIALECT_FLY_IR_FLYTYPES_TD
