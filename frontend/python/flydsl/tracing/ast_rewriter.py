@@ -114,6 +114,7 @@ import __future__ as _future_module
 import ast
 import copy
 import inspect
+import linecache
 import os
 import sysconfig
 import types
@@ -313,10 +314,39 @@ def _make_function(fn, new_code):
     return new
 
 
+def _source_lines(code):
+    """The lines of `code`'s definition and its first line number, as
+    inspect.getsourcelines gives them, without inspect.getmodule's walk over
+    sys.modules (a realpath per module, most of a small kernel's trace)."""
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    if not lines or first > len(lines):
+        return inspect.getsourcelines(code)  # a loader's source, or an error
+    last = _last_line(code)
+    if last is None or last < first:
+        return inspect.getblock(lines[first - 1:]), first
+    return lines[first - 1:last], first
+
+
+def _last_line(code):
+    """The last source line of `code` and of the functions defined in it
+    (from the positions the compiler recorded; None without them). Cheaper
+    than inspect.getblock, which tokenizes the rest of the file."""
+    last = None
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        for _, end, _, _ in c.co_positions() if hasattr(c, "co_positions") else ():
+            if end is not None and (last is None or end > last):
+                last = end
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return last
+
+
 def _parse_function(code):
     where = (code.co_filename, code.co_firstlineno)
     try:
-        lines, lnum = inspect.getsourcelines(code)
+        lines, lnum = _source_lines(code)
     except (OSError, TypeError) as e:
         raise _SourceUnavailable(
             f"cannot rewrite `{code.co_name}`: its source code is not available ({e}); "
@@ -324,7 +354,9 @@ def _parse_function(code):
             "interactive prompt without source)", *where) from None
     src = "".join(lines)
     indented = bool(lines) and lines[0][:1] in (" ", "\t")
-    text = "if 1:\n" + src if indented else src
+    # Blank lines in front give every node its line in the file (cheaper
+    # than ast.increment_lineno over the tree).
+    text = "\n" * (lnum - 2) + "if 1:\n" + src if indented else "\n" * (lnum - 1) + src
     try:
         tree = ast.parse(text, filename=code.co_filename)
     except SyntaxError as e:
@@ -341,7 +373,6 @@ def _parse_function(code):
         raise _SourceUnavailable(
             f"cannot rewrite `{code.co_name}`: the source at {where[0]}:{where[1]} is not "
             "its `def` (a lambda, or a file changed since it was imported)", *where)
-    ast.increment_lineno(tree, lnum - 2 if indented else lnum - 1)
     return node
 
 
