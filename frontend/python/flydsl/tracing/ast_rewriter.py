@@ -318,6 +318,7 @@ def _source_lines(code):
     """The lines of `code`'s definition and its first line number, as
     inspect.getsourcelines gives them, without inspect.getmodule's walk over
     sys.modules (a realpath per module, most of a small kernel's trace)."""
+    linecache.checkcache(code.co_filename)  # a file edited since it was read
     lines = linecache.getlines(code.co_filename)
     first = code.co_firstlineno
     if not lines or first > len(lines):
