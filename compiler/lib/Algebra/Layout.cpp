@@ -35,11 +35,16 @@ llvm::hash_code hash_value(const CoordSwizzle &s) {
       llvm::hash_combine_range(s.rowMode.begin(), s.rowMode.end()),
       llvm::hash_combine_range(s.colMode.begin(), s.colMode.end()));
 }
+static llvm::hash_code hashFunction(const ComposedFunction &f) {
+  return std::visit(
+      [&](const auto &g) { return llvm::hash_combine(f.index(), g); }, f);
+}
 llvm::hash_code hash_value(const ComposedLayout &l) {
-  llvm::hash_code inner = std::visit(
-      [&](const auto &f) { return llvm::hash_combine(l.inner.index(), f); },
-      l.inner);
-  return llvm::hash_combine(inner, hash_value(l.offset), hash_value(l.outer));
+  llvm::hash_code h = llvm::hash_combine(hashFunction(l.inner),
+                                         hash_value(l.offset));
+  for (const ComposedLayout::Stage &s : l.chain)
+    h = llvm::hash_combine(h, hashFunction(s.function), hash_value(s.offset));
+  return llvm::hash_combine(h, hash_value(l.outer));
 }
 llvm::hash_code hash_value(const Tile::Mode &m) {
   llvm::hash_code h = llvm::hash_combine(uint8_t(m.kind), hash_value(m.layout));
@@ -72,10 +77,40 @@ std::string toString(const CoordSwizzle &s) {
          "," + modes(s.rowMode) + "," + std::to_string(s.baseCol) + "," +
          modes(s.colMode) + ">";
 }
+static std::string functionText(const ComposedFunction &f) {
+  return std::visit([](const auto &g) { return toString(g); }, f);
+}
 std::string toString(const ComposedLayout &l) {
-  std::string inner =
-      std::visit([](const auto &f) { return toString(f); }, l.inner);
-  return inner + " o " + toString(l.offset) + " o " + toString(l.outer);
+  std::string text = functionText(l.inner) + " o " + toString(l.offset);
+  for (const ComposedLayout::Stage &s : l.chain)
+    text += " o " + functionText(s.function) + " o " + toString(s.offset);
+  return text + " o " + toString(l.outer);
+}
+
+ComposedLayout compose(const ComposedFunction &inner, const IntTuple &offset,
+                       const Layout &outer) {
+  return {inner, offset, {}, outer};
+}
+ComposedLayout compose(const ComposedLayout &inner, const IntTuple &offset,
+                       const Layout &outer) {
+  ComposedLayout out = inner;
+  out.chain.push_back({inner.outer, offset});
+  out.outer = outer;
+  return out;
+}
+ComposedLayout compose(const ComposedFunction &inner, const IntTuple &offset,
+                       const ComposedLayout &outer) {
+  ComposedLayout out{inner, offset, {{outer.inner, outer.offset}}, outer.outer};
+  llvm::append_range(out.chain, outer.chain);
+  return out;
+}
+ComposedLayout compose(const ComposedLayout &inner, const IntTuple &offset,
+                       const ComposedLayout &outer) {
+  ComposedLayout out = compose(inner, offset, Layout());
+  out.chain.push_back({outer.inner, outer.offset});
+  llvm::append_range(out.chain, outer.chain);
+  out.outer = outer.outer;
+  return out;
 }
 static std::string toString(const std::vector<Tile::Mode> &modes) {
   std::string s = "[";
@@ -353,58 +388,82 @@ Int cosize(Arith &ar, const Layout &l) {
   return ar.add(last.leaf(), Int(1));
 }
 
+/// One function of a composed layout applied to `x`.
+static IntTuple applyFunction(Arith &ar, const ComposedFunction &f,
+                              const IntTuple &x) {
+  if (const auto *sw = std::get_if<Swizzle>(&f)) {
+    if (x.isTuple())
+      return ar.fail("a swizzle applies to integers, not to " + toString(x)),
+             IntTuple(0);
+    return sw->apply(ar, x.leaf());
+  }
+  if (const auto *cs = std::get_if<CoordSwizzle>(&f))
+    return cs->apply(ar, x);
+  return crd2idx(ar, x, std::get<Layout>(f));
+}
+
+/// The functions of `l` after its outer layout, applied to `x` (an image
+/// of the outer layout).
+static IntTuple applyFunctions(Arith &ar, const ComposedLayout &l,
+                               IntTuple x) {
+  for (auto it = l.chain.rbegin(); it != l.chain.rend(); ++it)
+    x = applyFunction(ar, it->function,
+                      elementwise(ar, ElemOp::Add, it->offset, x));
+  return applyFunction(ar, l.inner, elementwise(ar, ElemOp::Add, l.offset, x));
+}
+
 Int cosize(Arith &ar, const ComposedLayout &l) {
   // The largest index the composed function reaches, plus one: a swizzle
   // moves indices up as well as down, so the outer layout's last element
   // need not be the largest. Every element is visited (static layouts only;
   // what an LDS tile asks, not more than a few thousand elements).
   constexpr int64_t kMaxElements = int64_t(1) << 24;
-  std::vector<Int> shape = leaves(l.outer.shape), stride = leaves(l.outer.stride);
-  auto isPlain = [](const Int &x) { return x.isStatic() && !x.isBasis(); };
-  bool plain = l.offset.isLeaf() && isPlain(l.offset.leaf()) &&
-               llvm::all_of(shape, isPlain) && llvm::all_of(stride, isPlain);
-  if (const auto *inner = std::get_if<Layout>(&l.inner))
-    plain = plain && isStatic(inner->shape) && isStatic(inner->stride);
-  if (std::holds_alternative<CoordSwizzle>(l.inner))
-    return ar.fail("cosize of " + toString(l) +
-                   " is a coordinate, not an integer (a coordinate swizzle "
-                   "maps coordinates)"),
-           Int(0);
-  if (!plain)
+  if (!isStatic(l.outer.shape) || !isStatic(l.outer.stride))
     return ar.fail("cosize of " + toString(l) +
                    " needs a static composed layout with an integer offset"),
            Int(0);
-  int64_t count = 1;
-  for (const Int &extent : shape) {
-    count *= std::max<int64_t>(extent.value(), 1);
-    if (count > kMaxElements)
-      return ar.fail("cosize of " + toString(l) + ": more than 2^24 elements"),
-             Int(0);
+  Int count = size(ar, l.outer);
+  if (count.value() > kMaxElements)
+    return ar.fail("cosize of " + toString(l) + ": more than 2^24 elements"),
+           Int(0);
+  // The common case, a swizzle over an integer layout: a mixed-radix
+  // counter keeps the index incrementally.
+  const auto *swizzle = std::get_if<Swizzle>(&l.inner);
+  std::vector<Int> shape = leaves(l.outer.shape), stride = leaves(l.outer.stride);
+  auto isPlain = [](const Int &x) { return x.isStatic() && !x.isBasis(); };
+  if (swizzle && l.chain.empty() && l.offset.isLeaf() &&
+      isPlain(l.offset.leaf()) && llvm::all_of(stride, isPlain)) {
+    std::vector<int64_t> digit(shape.size(), 0);
+    int64_t index = l.offset.leaf().value(), largest = 0;
+    for (int64_t n = 0; n < count.value(); ++n) {
+      largest = std::max(largest, swizzle->apply(index));
+      for (size_t d = 0; d < shape.size(); ++d) {
+        index += stride[d].value();
+        if (++digit[d] < shape[d].value())
+          break;
+        index -= stride[d].value() * digit[d];
+        digit[d] = 0;
+      }
+    }
+    return Int(largest + 1);
   }
-  // A mixed-radix counter over the outer layout's flat modes, its index
-  // kept incrementally; the inner function applied to offset + index.
-  std::vector<int64_t> digit(shape.size(), 0);
-  int64_t index = l.offset.leaf().value(), largest = 0;
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t image = 0;
-    if (const auto *sw = std::get_if<Swizzle>(&l.inner)) {
-      image = sw->apply(index);
-    } else {
-      IntTuple at = crd2idx(ar, IntTuple(Int(index)), std::get<Layout>(l.inner));
-      if (!at.isLeaf())
-        return ar.fail("cosize of " + toString(l) +
-                       " is a coordinate, not an integer"),
-               Int(0);
-      image = at.leaf().value();
+  int64_t largest = 0;
+  for (int64_t n = 0; n < count.value(); ++n) {
+    IntTuple crd = idx2crd(ar, IntTuple(Int(n)), l.outer.shape);
+    IntTuple at = applyFunctions(ar, l, crd2idx(ar, crd, l.outer));
+    if (ar.failed())
+      return Int(0);
+    if (!at.isLeaf() || at.leaf().isBasis() || !at.leaf().isStatic()) {
+      bool coordinate = !at.isLeaf() || at.leaf().isBasis();
+      std::string why =
+          coordinate ? "a coordinate, not an integer" : "not static";
+      if (std::holds_alternative<CoordSwizzle>(l.inner))
+        why += " (a coordinate swizzle maps coordinates)";
+      else if (!coordinate)
+        why += " (its offsets and inner functions must be static)";
+      return ar.fail("cosize of " + toString(l) + " is " + why), Int(0);
     }
-    largest = n == 0 ? image : std::max(largest, image);
-    for (size_t d = 0; d < shape.size(); ++d) {
-      index += stride[d].value();
-      if (++digit[d] < shape[d].value())
-        break;
-      index -= stride[d].value() * digit[d];
-      digit[d] = 0;
-    }
+    largest = n == 0 ? at.leaf().value() : std::max(largest, at.leaf().value());
   }
   return Int(largest + 1);
 }
@@ -421,18 +480,7 @@ IntTuple crd2idx(Arith &ar, const IntTuple &crd, const Layout &l) {
 }
 
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const ComposedLayout &l) {
-  IntTuple sum = elementwise(ar, ElemOp::Add, l.offset,
-                             crd2idx(ar, crd, l.outer));
-  if (const auto *sw = std::get_if<Swizzle>(&l.inner)) {
-    if (sum.isTuple())
-      return ar.fail("a swizzle applies to integers, not to " +
-                     toString(sum)),
-             IntTuple(0);
-    return sw->apply(ar, sum.leaf());
-  }
-  if (const auto *cs = std::get_if<CoordSwizzle>(&l.inner))
-    return cs->apply(ar, sum);
-  return crd2idx(ar, sum, std::get<Layout>(l.inner));
+  return applyFunctions(ar, l, crd2idx(ar, crd, l.outer));
 }
 
 IntTuple crd2idx(Arith &ar, const IntTuple &crd, const CoordSwizzle &s) {
@@ -618,11 +666,15 @@ Layout composition(Arith &ar, const Layout &a, const Tile &b) {
 
 ComposedLayout composition(Arith &ar, const ComposedLayout &a,
                            const Layout &b) {
-  return {a.inner, a.offset, composition(ar, a.outer, b)};
+  ComposedLayout out = a;
+  out.outer = composition(ar, a.outer, b);
+  return out;
 }
 
 ComposedLayout composition(Arith &ar, const ComposedLayout &a, const Tile &b) {
-  return {a.inner, a.offset, composition(ar, a.outer, b)};
+  ComposedLayout out = a;
+  out.outer = composition(ar, a.outer, b);
+  return out;
 }
 
 //===----------------------------------------------------------------------===//

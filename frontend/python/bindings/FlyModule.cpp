@@ -159,13 +159,25 @@ nb::dict typeMembers(const TypeHandle &h) {
     d["base_col"] = s->baseCol;
     d["mode_col"] = nb::cast(s->colMode);
   } else if (auto c = getAlgebraValueAs<alg::ComposedLayout>(h.type)) {
-    d["inner"] = std::visit(
-        [&](const auto &f) {
-          using T = typename TypeFor<std::decay_t<decltype(f)>>::type;
-          return nb::cast(TypeHandle{T::get(ctx, f)});
-        },
-        c->inner);
-    d["offset"] = tuple(c->offset);
+    // A chain read as (inner o offset o outer) with the outer layout last:
+    // the inner part is the chain without it, a composed layout when the
+    // function before it is a layout (absent otherwise).
+    if (c->chain.empty()) {
+      d["inner"] = std::visit(
+          [&](const auto &f) {
+            using T = typename TypeFor<std::decay_t<decltype(f)>>::type;
+            return nb::cast(TypeHandle{T::get(ctx, f)});
+          },
+          c->inner);
+    } else if (const auto *last =
+                   std::get_if<alg::Layout>(&c->chain.back().function)) {
+      alg::ComposedLayout prefix = *c;
+      prefix.chain.pop_back();
+      prefix.outer = *last;
+      d["inner"] = nb::cast(TypeHandle{ComposedLayoutType::get(ctx, prefix)});
+    }
+    alg::ComposedLayout copy = *c;
+    d["offset"] = tuple(copy.domainOffset());
     d["outer"] = layout(c->outer);
   } else if (auto p = mlir::dyn_cast<PointerType>(h.type)) {
     d["alignment"] = p.getAlignment();

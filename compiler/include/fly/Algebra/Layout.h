@@ -63,16 +63,45 @@ struct CoordSwizzle {
   IntTuple apply(Arith &ar, const IntTuple &crd) const;
 };
 
-/// inner(offset + outer(c)); the inner function is a swizzle, a layout or a
-/// coordinate swizzle.
+/// A function of a composed layout: a swizzle, a layout or a coordinate
+/// swizzle.
+using ComposedFunction = std::variant<Swizzle, Layout, CoordSwizzle>;
+
+/// inner(offset + outer(c)), or, with a chain of further functions,
+/// inner(offset + f0(o0 + f1(o1 + ... outer(c)))): composing composed
+/// layouts (either side) flattens them into one chain, printed
+/// `inner o offset o f0 o o0 o ... o outer`.
 struct ComposedLayout {
-  std::variant<Swizzle, Layout, CoordSwizzle> inner;
+  struct Stage {
+    ComposedFunction function;
+    IntTuple offset; // added to the argument of `function`
+    bool operator==(const Stage &o) const {
+      return function == o.function && offset == o.offset;
+    }
+  };
+  ComposedFunction inner;
   IntTuple offset;
+  std::vector<Stage> chain;
   Layout outer;
   bool operator==(const ComposedLayout &o) const {
-    return inner == o.inner && offset == o.offset && outer == o.outer;
+    return inner == o.inner && offset == o.offset && chain == o.chain &&
+           outer == o.outer;
   }
+  /// The offset added to the outer layout's index (where a slice of the
+  /// domain adds its offset).
+  IntTuple &domainOffset() { return chain.empty() ? offset : chain.back().offset; }
 };
+
+/// `inner o offset o outer` with composed layouts on either side flattened
+/// into one chain.
+ComposedLayout compose(const ComposedFunction &inner, const IntTuple &offset,
+                       const Layout &outer);
+ComposedLayout compose(const ComposedLayout &inner, const IntTuple &offset,
+                       const Layout &outer);
+ComposedLayout compose(const ComposedFunction &inner, const IntTuple &offset,
+                       const ComposedLayout &outer);
+ComposedLayout compose(const ComposedLayout &inner, const IntTuple &offset,
+                       const ComposedLayout &outer);
 
 /// A by-mode tiler: each mode is `*` (keep), a layout (`N` is `N:1`), or a
 /// nested tiler.

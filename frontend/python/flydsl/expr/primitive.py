@@ -283,13 +283,15 @@ def make_ordered_layout(shape, order):
 
 def make_composed_layout(inner, offset_or_outer, outer=None):
     """inner(offset + outer(c)); `make_composed_layout(inner, outer)` takes
-    the zero offset."""
-    inner = expect("make_composed_layout", "inner", inner, ("swizzle", "layout", "coord_swizzle"))
+    the zero offset. Either side may be a composed layout: the result is one
+    chain of functions."""
+    inner = expect("make_composed_layout", "inner", inner,
+                   ("swizzle", "layout", "coord_swizzle", "composed_layout"))
     if outer is None:
-        outer = expect("make_composed_layout", "offset_or_outer", offset_or_outer, _LAYOUT)
+        outer = expect("make_composed_layout", "offset_or_outer", offset_or_outer, _ANY_LAYOUT)
         offset = coprofile(outer)
     else:
-        outer = expect("make_composed_layout", "outer", outer, _LAYOUT)
+        outer = expect("make_composed_layout", "outer", outer, _ANY_LAYOUT)
         offset = _tuple_arg("make_composed_layout", "offset_or_outer", offset_or_outer)
     return emit("fly.make_composed_layout", inner, offset, outer)
 
@@ -582,7 +584,7 @@ def size(int_tuple, mode=None):  # noqa: F811
 
 def coprofile(layout):
     """The zero of a layout's codomain (0, or (0,0,...) for basis strides)."""
-    layout = expect("coprofile", "layout", layout, _LAYOUT)
+    layout = expect("coprofile", "layout", layout, _ANY_LAYOUT)
     return emit("fly.crd2idx", int_tuple(0), layout) * 0
 
 

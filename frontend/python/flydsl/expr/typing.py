@@ -354,7 +354,8 @@ class Layout(_LayoutLike):
 
 @register("composed_layout")
 class ComposedLayout(_LayoutLike):
-    """inner(offset + outer(c)): a swizzle or layout after a layout."""
+    """inner(offset + outer(c)): a swizzle, coordinate swizzle or layout
+    after a layout; composing composed layouts makes one chain."""
 
     @property
     def shape(self) -> IntTuple:
@@ -365,7 +366,11 @@ class ComposedLayout(_LayoutLike):
         fail("ComposedLayout.stride", "a composed layout has no stride (its outer layout has)")
 
     def _part(self, name):
-        return static_value(self.ir.type.members[name]) if self.ir.type.is_static else fail(
+        members = self.ir.type.members
+        if name not in members:
+            fail(f"ComposedLayout.{name}", f"{self.ir.type} has no {name} part: the function "
+                 "before its outer layout is a swizzle, not a layout")
+        return static_value(members[name]) if self.ir.type.is_static else fail(
             f"ComposedLayout.{name}", "the parts of a dynamic composed layout are not supported")
 
     @property

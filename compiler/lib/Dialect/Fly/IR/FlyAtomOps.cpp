@@ -376,6 +376,10 @@ static bool checkContiguous(Arith &ar, const TensorValue &t, int64_t n,
   if (!composed)
     return true;
   const auto *swizzle = std::get_if<algebra::Swizzle>(&composed->inner);
+  if (swizzle && !composed->chain.empty())
+    return ar.fail(std::string("the ") + side + " of an atom call is a "
+                   "chain of composed functions; only one swizzle is "
+                   "supported");
   if (!swizzle)
     return ar.fail(std::string("the ") + side + " of an atom call is a "
                    "layout composed with a layout; only swizzles are "

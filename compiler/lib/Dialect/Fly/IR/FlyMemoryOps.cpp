@@ -131,7 +131,8 @@ TensorValue mlir::fly::detail::sliceTensor(Arith &ar, const TensorValue &tensor,
   composed.outer =
       algebra::unwrap(algebra::slice(ar, coord, composed.outer, &offset));
   if (!ar.failed())
-    composed.offset = addCoordinates(ar, composed.offset, offset);
+    composed.domainOffset() =
+        addCoordinates(ar, composed.domainOffset(), offset);
   out.layout = composed;
   return out;
 }
@@ -147,7 +148,7 @@ TensorValue mlir::fly::detail::placeTensor(Arith &ar, const TensorValue &tensor,
   }
   ComposedLayout composed = std::get<ComposedLayout>(tensor.layout);
   composed.outer = layout;
-  composed.offset = addCoordinates(ar, composed.offset, offset);
+  composed.domainOffset() = addCoordinates(ar, composed.domainOffset(), offset);
   out.layout = composed;
   return out;
 }

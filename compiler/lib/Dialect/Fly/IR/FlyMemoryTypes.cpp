@@ -143,11 +143,18 @@ MemTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (std::holds_alternative<algebra::CoordSwizzle>(c.inner))
     return emitError() << "a memref's layout must map to element indices; "
                        << layout << " maps to coordinates";
-  if (const auto *inner = std::get_if<Layout>(&c.inner))
-    if (failed(verifyIntegerStrides(emitError, inner->stride, "stride")))
-      return failure();
-  if (failed(verifyIntegerStrides(emitError, c.offset, "offset")))
+  auto verifyStage = [&](const algebra::ComposedFunction &f,
+                         const algebra::IntTuple &offset) {
+    if (const auto *l = std::get_if<Layout>(&f))
+      if (failed(verifyIntegerStrides(emitError, l->stride, "stride")))
+        return failure();
+    return verifyIntegerStrides(emitError, offset, "offset");
+  };
+  if (failed(verifyStage(c.inner, c.offset)))
     return failure();
+  for (const algebra::ComposedLayout::Stage &stage : c.chain)
+    if (failed(verifyStage(stage.function, stage.offset)))
+      return failure();
   return verifyIntegerStrides(emitError, c.outer.stride, "stride");
 }
 

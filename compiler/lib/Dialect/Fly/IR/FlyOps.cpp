@@ -217,13 +217,26 @@ LogicalResult MakeLayoutLikeOp::evaluate(Evaluation &e) {
 }
 
 LogicalResult MakeComposedLayoutOp::evaluate(Evaluation &e) {
+  // A composed layout on either side is flattened into one chain.
   auto compose = [](Arith &, const auto &inner, const IntTuple &offset,
-                    const Layout &outer) {
-    return algebra::ComposedLayout{inner, offset, outer};
+                    const auto &outer) {
+    using Inner = std::decay_t<decltype(inner)>;
+    if constexpr (std::is_same_v<Inner, algebra::ComposedLayout>)
+      return algebra::compose(inner, offset, outer);
+    else
+      return algebra::compose(algebra::ComposedFunction(inner), offset, outer);
   };
-  return e(typed<algebra::Swizzle, IntTuple, Layout>(compose),
+  using algebra::ComposedLayout;
+  using algebra::CoordSwizzle;
+  using algebra::Swizzle;
+  return e(typed<Swizzle, IntTuple, Layout>(compose),
            typed<Layout, IntTuple, Layout>(compose),
-           typed<algebra::CoordSwizzle, IntTuple, Layout>(compose));
+           typed<CoordSwizzle, IntTuple, Layout>(compose),
+           typed<ComposedLayout, IntTuple, Layout>(compose),
+           typed<Swizzle, IntTuple, ComposedLayout>(compose),
+           typed<Layout, IntTuple, ComposedLayout>(compose),
+           typed<CoordSwizzle, IntTuple, ComposedLayout>(compose),
+           typed<ComposedLayout, IntTuple, ComposedLayout>(compose));
 }
 
 /// A tile mode from an operand: a layout; an int_tuple leaf (`N` is `N:1`,

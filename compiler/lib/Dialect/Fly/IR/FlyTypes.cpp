@@ -46,9 +46,16 @@ mlir::fly::withoutHandles(const algebra::CoordSwizzle &s) {
 algebra::ComposedLayout
 mlir::fly::withoutHandles(const algebra::ComposedLayout &l) {
   algebra::ComposedLayout out = l;
-  if (auto *inner = std::get_if<Layout>(&out.inner))
-    *inner = withoutHandles(*inner);
+  auto strip = [](algebra::ComposedFunction &f) {
+    if (auto *layout = std::get_if<Layout>(&f))
+      *layout = withoutHandles(*layout);
+  };
+  strip(out.inner);
   out.offset = withoutHandles(l.offset);
+  for (algebra::ComposedLayout::Stage &stage : out.chain) {
+    strip(stage.function);
+    stage.offset = withoutHandles(stage.offset);
+  }
   out.outer = withoutHandles(l.outer);
   return out;
 }
@@ -169,10 +176,18 @@ template <typename F> struct LeafMap {
     return s;
   }
   algebra::ComposedLayout operator()(const algebra::ComposedLayout &l) {
+    // In the printed order: inner, offset, each stage of the chain, outer.
     algebra::ComposedLayout out = l;
-    if (const auto *inner = std::get_if<Layout>(&l.inner))
-      out.inner = (*this)(*inner);
+    auto map = [&](algebra::ComposedFunction &f) {
+      if (auto *layout = std::get_if<Layout>(&f))
+        *layout = (*this)(*layout);
+    };
+    map(out.inner);
     out.offset = (*this)(l.offset);
+    for (algebra::ComposedLayout::Stage &stage : out.chain) {
+      map(stage.function);
+      stage.offset = (*this)(stage.offset);
+    }
     out.outer = (*this)(l.outer);
     return out;
   }
@@ -315,17 +330,21 @@ CoordSwizzleType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 ComposedLayoutType::verify(function_ref<InFlightDiagnostic()> emitError,
                            algebra::ComposedLayout value) {
-  if (const auto *inner = std::get_if<Layout>(&value.inner))
-    if (failed(LayoutType::verify(emitError, *inner)))
-      return failure();
-  if (const auto *inner = std::get_if<algebra::Swizzle>(&value.inner))
-    if (failed(SwizzleType::verify(emitError, *inner)))
-      return failure();
-  if (const auto *inner = std::get_if<algebra::CoordSwizzle>(&value.inner))
-    if (failed(CoordSwizzleType::verify(emitError, *inner)))
-      return failure();
-  if (failed(IntTupleType::verify(emitError, value.offset)))
+  auto verifyStage = [&](const algebra::ComposedFunction &f,
+                         const IntTuple &offset) {
+    LogicalResult ok = std::visit(
+        [&](const auto &g) {
+          return TypeFor<std::decay_t<decltype(g)>>::type::verify(emitError, g);
+        },
+        f);
+    return success(succeeded(ok) &&
+                   succeeded(IntTupleType::verify(emitError, offset)));
+  };
+  if (failed(verifyStage(value.inner, value.offset)))
     return failure();
+  for (const algebra::ComposedLayout::Stage &stage : value.chain)
+    if (failed(verifyStage(stage.function, stage.offset)))
+      return failure();
   return LayoutType::verify(emitError, value.outer);
 }
 
@@ -639,7 +658,9 @@ bool AlgebraParser::parseOptionalCompose() {
   return succeeded(p.parseOptionalKeyword("o"));
 }
 
-/// composed ::= (swizzle | coord_swizzle | layout) `o` tuple `o` layout
+/// function ::= swizzle | coord_swizzle | layout
+/// composed ::= function `o` tuple `o` (function `o` tuple `o`)*
+///              (layout | `[` composed `]`)
 FailureOr<algebra::ComposedLayout> AlgebraParser::parseComposedLayout() {
   FailureOr<std::variant<Layout, algebra::ComposedLayout>> any =
       parseAnyLayout(/*composedOnly=*/true);
@@ -677,10 +698,46 @@ AlgebraParser::parseAnyLayout(bool composedOnly) {
   if (failed(offset) || parseCompose())
     return failure();
   composed.offset = *offset;
-  FailureOr<Layout> outer = parseLayout();
-  if (failed(outer))
-    return failure();
-  composed.outer = *outer;
+  // The rest of the chain: `function o offset o` stages, then the outer
+  // layout, or a bracketed composed layout (FlyDSL's composed outer),
+  // flattened into the chain.
+  while (true) {
+    SMLoc at = p.getCurrentLocation();
+    if (succeeded(p.parseOptionalLSquare())) {
+      FailureOr<algebra::ComposedLayout> nested = parseComposedLayout();
+      if (failed(nested) || p.parseRSquare())
+        return failure();
+      composed.chain.push_back({nested->inner, nested->offset});
+      llvm::append_range(composed.chain, nested->chain);
+      composed.outer = nested->outer;
+      break;
+    }
+    algebra::ComposedFunction function;
+    if (succeeded(p.parseOptionalKeyword("S"))) {
+      FailureOr<algebra::Swizzle> s = parseSwizzleBody(at);
+      if (failed(s) || parseCompose())
+        return failure();
+      function = *s;
+    } else if (succeeded(p.parseOptionalKeyword("CS"))) {
+      FailureOr<algebra::CoordSwizzle> s = parseCoordSwizzleBody(at);
+      if (failed(s) || parseCompose())
+        return failure();
+      function = *s;
+    } else {
+      FailureOr<Layout> layout = parseLayout();
+      if (failed(layout))
+        return failure();
+      if (!parseOptionalCompose()) {
+        composed.outer = *layout;
+        break;
+      }
+      function = *layout;
+    }
+    FailureOr<IntTuple> stageOffset = parseIntTuple();
+    if (failed(stageOffset) || parseCompose())
+      return failure();
+    composed.chain.push_back({function, *stageOffset});
+  }
   if (failed(checked<ComposedLayoutType>(loc, composed)))
     return failure();
   return std::variant<Layout, algebra::ComposedLayout>(composed);

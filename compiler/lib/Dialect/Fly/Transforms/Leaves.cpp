@@ -199,20 +199,33 @@ Value mlir::fly::rebuildValue(OpBuilder &builder, Location loc,
     if (isStatic(ty))
       return StaticOp::create(builder, loc, ty);
     // A swizzle or coordinate swizzle is static: it has no leaves.
-    Value inner = std::visit(
-        [&](const auto &f) -> Value {
-          using T = std::decay_t<decltype(f)>;
-          if constexpr (std::is_same_v<T, alg::Layout>)
-            return layoutOf(f);
-          else
-            return StaticOp::create(
-                builder, loc, TypeFor<T>::type::get(builder.getContext(), f));
-        },
-        c.inner);
-    Value offset = tupleOf(c.offset);
-    Value outer = layoutOf(c.outer);
-    return MakeComposedLayoutOp::create(builder, loc, ty,
-                                        ValueRange{inner, offset, outer});
+    auto functionOf = [&](const alg::ComposedFunction &function) {
+      return std::visit(
+          [&](const auto &f) -> Value {
+            using T = std::decay_t<decltype(f)>;
+            if constexpr (std::is_same_v<T, alg::Layout>)
+              return layoutOf(f);
+            else
+              return StaticOp::create(
+                  builder, loc, TypeFor<T>::type::get(builder.getContext(), f));
+          },
+          function);
+    };
+    // The chain from its outer end: each stage composed onto the rest.
+    Value rest = layoutOf(c.outer);
+    std::optional<alg::ComposedLayout> restValue;
+    auto stage = [&](const alg::ComposedFunction &f, const alg::IntTuple &off) {
+      alg::ComposedLayout value = restValue ? alg::compose(f, off, *restValue)
+                                            : alg::compose(f, off, c.outer);
+      Type type = ComposedLayoutType::get(builder.getContext(), value);
+      rest = MakeComposedLayoutOp::create(
+          builder, loc, type, ValueRange{functionOf(f), tupleOf(off), rest});
+      restValue = std::move(value);
+    };
+    for (auto it = c.chain.rbegin(); it != c.chain.rend(); ++it)
+      stage(it->function, it->offset);
+    stage(c.inner, c.offset);
+    return rest;
   };
   // The bound pointer, advanced by the elements the algebra added.
   auto advancedPointer = [&](const PointerValue &p, PointerType ty) -> Value {

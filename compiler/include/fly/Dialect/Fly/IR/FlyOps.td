@@ -148,8 +148,9 @@ def Fly_MakeLayoutLikeOp : Fly_InferOp<"make_layout_like"> {
 
 def Fly_MakeComposedLayoutOp : Fly_InferOp<"make_composed_layout"> {
   let summary = "inner(offset + outer(c))";
-  let arguments = (ins Fly_SwizzleOrLayout:$inner, Fly_IntTuple:$offset,
-                       Fly_Layout:$outer);
+  let arguments = (ins AnyTypeOf<[Fly_Swizzle, Fly_Layout, Fly_CoordSwizzle,
+                                  Fly_ComposedLayout]>:$inner,
+                       Fly_IntTuple:$offset, Fly_AnyLayout:$outer);
   let results = (outs Fly_ComposedLayout:$result);
 }
 

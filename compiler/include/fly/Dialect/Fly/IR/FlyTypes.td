@@ -136,8 +136,6 @@ def Fly_HasLeaves
                  Fly_Tensor], "fly type with int_tuple leaves">;
 def Fly_LayoutOrTile : AnyTypeOf<[Fly_Layout, Fly_Tile],
                                  "fly layout or tile">;
-def Fly_SwizzleOrLayout : AnyTypeOf<[Fly_Swizzle, Fly_Layout, Fly_CoordSwizzle],
-                                    "fly swizzle, layout or coord_swizzle">;
 def Fly_TileMode : AnyTypeOf<[Fly_IntTuple, Fly_Layout, Fly_Tile],
                              "fly int_tuple leaf, layout or tile">;
 def Fly_AnyAlgebraType
