@@ -380,7 +380,12 @@ Layout makeLayoutLike(Arith &ar, const Layout &l) {
 Int size(Arith &ar, const Layout &l) { return product(ar, l.shape); }
 
 Int cosize(Arith &ar, const Layout &l) {
-  IntTuple last = crd2idx(ar, IntTuple(ar.sub(size(ar, l), Int(1))), l);
+  // l(size - 1) + 1, taken at the last coordinate itself (each mode at its
+  // extent - 1): the same index without the divisions of the 1-D index's
+  // idx2crd when the shape is dynamic.
+  IntTuple lastCrd =
+      transformLeaves(l.shape, [&](const Int &s) { return ar.sub(s, 1); });
+  IntTuple last = crd2idx(ar, lastCrd, l);
   if (last.isTuple())
     return ar.fail("cosize of " + toString(l) +
                    " is a coordinate, not an integer (use coshape)"),

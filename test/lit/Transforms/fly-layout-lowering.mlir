@@ -106,3 +106,20 @@ func.func @wide_leaves(%m: i64, %n: i64) -> i64 {
   %v = fly.get_scalar(%z) : (!fly.int_tuple<?{i64}>) -> i64
   return %v : i64
 }
+
+// -----
+
+// The cosize of a layout with run-time extents is the last coordinate's
+// index plus one: no division (the 1-D index's idx2crd would divide).
+// CHECK-LABEL: @cosize_without_division
+// CHECK-NOT: arith.divsi
+// CHECK-NOT: arith.remsi
+// CHECK: return
+func.func @cosize_without_division(%m: i32, %n: i32, %s: i32) -> i32 {
+  %shape = fly.make_int_tuple(%m, %n) : (i32, i32) -> !fly.int_tuple<(?,?)>
+  %stride = fly.make_int_tuple(%s) : (i32) -> !fly.int_tuple<(?,1)>
+  %l = fly.make_layout(%shape, %stride) : (!fly.int_tuple<(?,?)>, !fly.int_tuple<(?,1)>) -> !fly.layout<(?,?):(?,1)>
+  %c = fly.cosize(%l) : (!fly.layout<(?,?):(?,1)>) -> !fly.int_tuple<?>
+  %v = fly.get_scalar(%c) : (!fly.int_tuple<?>) -> i32
+  return %v : i32
+}
