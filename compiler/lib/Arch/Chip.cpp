@@ -77,6 +77,21 @@ uint32_t ChipInfo::rawBufferWord3() const {
   }
 }
 
+std::optional<WaitcntEncoding> ChipInfo::waitcnt() const {
+  switch (family) {
+  case ChipFamily::CDNA3:
+  case ChipFamily::CDNA4:
+    // vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
+    return WaitcntEncoding{{0, 4, 14, 2}, {8, 4}, {4, 3}};
+  case ChipFamily::GFX11:
+  case ChipFamily::GFX12:
+    // expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
+    return WaitcntEncoding{{10, 6}, {4, 6}, {0, 3}};
+  default:
+    return std::nullopt;
+  }
+}
+
 llvm::ArrayRef<ChipInfo> fly::arch::supportedChips() { return kChips; }
 
 std::string fly::arch::supportedChipList() {

@@ -489,6 +489,19 @@ NB_MODULE(_fly, m) {
       if (chip->hasLdsDma(bits))
         dma.append(bits);
     info["lds_dma_bits"] = dma;
+    // S_WAITCNT: per counter (shift, width, high shift, high width).
+    if (auto waitcnt = chip->waitcnt()) {
+      nb::dict fields;
+      auto field = [](const fly::arch::WaitcntField &f) {
+        return nb::make_tuple(f.shift, f.width, f.highShift, f.highWidth);
+      };
+      fields["vmcnt"] = field(waitcnt->vmcnt);
+      fields["lgkmcnt"] = field(waitcnt->lgkmcnt);
+      fields["expcnt"] = field(waitcnt->expcnt);
+      info["waitcnt"] = fields;
+    } else {
+      info["waitcnt"] = nb::none();
+    }
     return info;
   });
   // Whether a chip has the operation of an atom-like type (an operation,

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace fly::arch {
@@ -57,6 +58,18 @@ enum LdsDma : unsigned {
 };
 
 /// What the compiler knows about one chip.
+/// A counter's bits in S_WAITCNT's 16-bit immediate: `width` bits at
+/// `shift`, and the rest of the counter's bits (high ones) at `highShift`
+/// (gfx9's vmcnt is split so).
+struct WaitcntField {
+  unsigned shift = 0, width = 0, highShift = 0, highWidth = 0;
+};
+
+/// The S_WAITCNT immediate of a chip family (AMD's ISA documents).
+struct WaitcntEncoding {
+  WaitcntField vmcnt, lgkmcnt, expcnt;
+};
+
 struct ChipInfo {
   llvm::StringRef name;        // "gfx942": the LLVM processor name
   ChipFamily family;
@@ -82,6 +95,11 @@ struct ChipInfo {
   /// The 4th dword of the raw buffer resources fx.rocdl's buffer pointers
   /// make (stride 0): CDNA and RDNA lay it out differently (Chip.cpp).
   uint32_t rawBufferWord3() const;
+  /// The S_WAITCNT counters' encoding: gfx9 (CDNA3, CDNA4) and gfx11/gfx12
+  /// (RDNA3, RDNA4; gfx12 splits the counters into separate s_wait_*
+  /// instructions, which LLVM forms from the same immediate); none on
+  /// gfx1250.
+  std::optional<WaitcntEncoding> waitcnt() const;
 };
 
 /// Every supported chip, in a fixed order (CDNA first, then by number).

@@ -26,7 +26,7 @@ from ...tracing.ir import user_location
 from ...tracing.trace import Trace, builder
 from ... import _fly
 from .. import numeric as nm
-from ._waitcnt import emit_waitcnt, gfx9_bitfield, gfx11_bitfield, static_count
+from ._waitcnt import emit_waitcnt, static_count, waitcnt_word
 
 __all__ = ["s_waitcnt", "asyncmark", "wait_asyncmark", "sched_mfma", "sched_vmem",
            "sched_dsrd", "sched_dswr", "sched_barrier", "sched_group_barrier", "s_setprio",
@@ -64,11 +64,9 @@ def s_waitcnt(bitfield=None, *, vmcnt=None, lgkmcnt=None, expcnt=None):
         emit_waitcnt(static_count(api, "bitfield", bitfield, 0xFFFF))
         return
     arch, family = _family()
-    where = f" on {arch}"
-    if family in ("CDNA3", "CDNA4"):
-        return emit_waitcnt(gfx9_bitfield(api, vmcnt, lgkmcnt, expcnt, where))
-    if family in ("RDNA3", "RDNA4"):
-        return emit_waitcnt(gfx11_bitfield(api, vmcnt, lgkmcnt, expcnt, where))
+    word = waitcnt_word(api, arch, vmcnt, lgkmcnt, expcnt, f" on {arch}")
+    if word is not None:
+        return emit_waitcnt(word)
     _fail(f"{api}: {arch} has no s_waitcnt counters by these names; it is available on "
           "gfx942, gfx950 (CDNA3/CDNA4), gfx11xx (RDNA3) and gfx120x (RDNA4)")
 
@@ -93,10 +91,8 @@ def wait_asyncmark(count=0):
     if n == 0xFFFF:
         return
     arch, family = _family()
-    if family in ("CDNA3", "CDNA4"):
-        emit_waitcnt(gfx9_bitfield(api, 0, None, None))
-    elif family == "RDNA3":
-        emit_waitcnt(gfx11_bitfield(api, 0, None, None))
+    if family in ("CDNA3", "CDNA4", "RDNA3"):
+        emit_waitcnt(waitcnt_word(api, arch, 0, None, None))
     else:
         builder().op("rocdl.s.wait.loadcnt", [], [], "count = 0 : i16")
         if family == "GFX1250":
