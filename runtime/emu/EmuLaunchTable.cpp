@@ -90,6 +90,10 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_buffer_atomic_address",
          (void *)&fly_emu_buffer_atomic_address);
   define("fly_emu_matrix", (void *)&fly_emu_matrix);
+  define("fly_emu_matrix_scale", (void *)&fly_emu_matrix_scale);
+  define("fly_emu_convert", (void *)&fly_emu_convert);
+  define("fly_emu_tensor", (void *)&fly_emu_tensor);
+  define("fly_emu_ds_read_tr", (void *)&fly_emu_ds_read_tr);
   define("fly_emu_trap", (void *)&fly_emu_trap);
   define("fly_emu_trap_misaligned", (void *)&fly_emu_trap_misaligned);
   // The device library's printf ABI, on the host (Printf.cpp).

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Matrix.h"
+#include "SmallFloat.h"
 
 #include "Workgroup.h"
 
@@ -39,7 +40,10 @@ enum class Elem : uint8_t {
   F64,  // IEEE binary64
   I32,  // the integer accumulator
   FP8,  // E4M3: FNUZ (gfx942) or OCP E4M3FN
-  BF8   // E5M2: FNUZ (gfx942) or OCP E5M2
+  BF8,  // E5M2: FNUZ (gfx942) or OCP E5M2
+  FP6,  // OCP E2M3 (the scaled MFMA's), packed at 6 bits
+  BF6,  // OCP E3M2, likewise
+  FP4   // OCP E2M1, packed at 4 bits
 };
 
 enum class Family : uint8_t {
@@ -139,7 +143,19 @@ const Info kInstructions[] = {
     {FLY_EMU_WMMA1250_F16_16X16X128_FP8_BF8, "v_wmma_f16_16x16x128_fp8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::FP8, E::BF8, E::F16},
     {FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8, "v_wmma_f16_16x16x128_bf8_fp8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::FP8, E::F16},
     {FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8, "v_wmma_f16_16x16x128_bf8_bf8 (gfx1250)", W1250, 16, 16, 128, 1, E::BF8, E::BF8, E::F16},
+    // gfx950's scaled MFMA: A's and B's formats come from cbsz / blgp.
+    {FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4, "v_mfma_scale_f32_16x16x128_f8f6f4", MF, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4, "v_mfma_scale_f32_32x32x64_f8f6f4", MF, 32, 32, 64, 1, E::FP8, E::FP8, E::F32},
 };
+
+bool isScaled(uint32_t id) {
+  return id == FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4 ||
+         id == FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4;
+}
+
+// The scaled MFMA's operand formats by their cbsz / blgp code.
+constexpr Elem kScaledFormats[] = {Elem::FP8, Elem::BF8, Elem::FP6, Elem::BF6,
+                                   Elem::FP4};
 
 const Info *lookup(uint32_t id) {
   for (const Info &info : kInstructions)
@@ -165,7 +181,11 @@ uint32_t bitsOf(Elem t) {
   case Elem::BF8:
     return 8;
   case Elem::IU4:
+  case Elem::FP4:
     return 4;
+  case Elem::FP6:
+  case Elem::BF6:
+    return 6;
   }
   return 32;
 }
@@ -329,29 +349,6 @@ uint32_t bitsOfFloat(float f) {
   return bits;
 }
 
-// An 8-bit float: E4M3 (`wide` false) or E5M2. FNUZ (gfx942): biases 8
-// and 16, no infinities, 0x80 the only NaN (no negative zero). OCP
-// (gfx950, gfx12): E4M3FN, bias 7, no infinities, S.1111.111 NaN; E5M2,
-// bias 15, IEEE-style infinities and NaNs.
-double decodeFp8(uint8_t x, bool wide, bool ocp) {
-  const int manBits = wide ? 2 : 3;
-  const int expMax = wide ? 31 : 15;
-  const int bias = (wide ? 15 : 7) + (ocp ? 0 : 1);
-  const bool negative = x & 0x80;
-  const int exp = (x >> manBits) & expMax;
-  const int man = x & ((1 << manBits) - 1);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (!ocp && x == 0x80)
-    return nan;
-  if (ocp && wide && exp == expMax)
-    return man ? nan : (negative ? -INFINITY : INFINITY);
-  if (ocp && !wide && exp == expMax && man == 7)
-    return nan;
-  double value = exp == 0 ? std::ldexp(man, 1 - bias - manBits)
-                          : std::ldexp(man + (1 << manBits), exp - bias - manBits);
-  return negative ? -value : value;
-}
-
 // Element e of the registers as a T (elements packed at sizeof(T)).
 template <typename T> T elementAt(const uint8_t *regs, uint32_t e) {
   T value;
@@ -393,6 +390,18 @@ double readElem(const uint8_t *regs, Elem type, uint32_t e, bool sign,
   case Elem::FP8:
   case Elem::BF8:
     return decodeFp8(regs[e], type == Elem::BF8, ocp);
+  case Elem::FP6:
+  case Elem::BF6:
+  case Elem::FP4: {
+    // Packed from bit 0: element e at bit e * width, maybe across bytes.
+    const uint32_t width = bitsOf(type), at = width * e;
+    uint32_t bits = regs[at / 8] >> (at % 8);
+    if (at % 8 + width > 8)
+      bits |= uint32_t(regs[at / 8 + 1]) << (8 - at % 8);
+    bits &= (1u << width) - 1;
+    return type == Elem::FP4 ? decodeFp4(uint8_t(bits))
+                             : decodeFp6(uint8_t(bits), type == Elem::BF6);
+  }
   }
   return 0;
 }
@@ -474,7 +483,12 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
     return fail("%s with inactive lanes (EXEC = 0x%llx) is undefined on the "
                 "hardware",
                 info->name, w.exec);
-  if (control & 0xFFFu)
+  if (isScaled(id)) {
+    if ((control & 0xFu) > 4 || ((control >> 8) & 0xFu) > 4 || (control & 0xF0u))
+      return fail("%s with cbsz 0x%llx / blgp 0x%llx: the formats are 0-4 "
+                  "(fp8, bf8, fp6, bf6, fp4)",
+                  info->name, control & 0xFFu, (control >> 8) & 0xFu);
+  } else if (control & 0xFFFu)
     return fail("%s with cbsz/abid/blgp = 0x%llx: the broadcast and lane-"
                 "group controls are not emulated",
                 info->name, control & 0xFFFu);
@@ -515,8 +529,12 @@ void computeMatrix(WaveLanes &w) {
     return;
   }
   const Info &in = *info;
+  const bool scaled = isScaled(id);
   const bool ocp = (control & FLY_EMU_MATRIX_OCP_FP8) || in.family == Family::Wmma12 ||
-                   in.family == Family::Wmma1250;
+                   in.family == Family::Wmma1250 || scaled;
+  const Elem typeA = scaled ? kScaledFormats[control & 0xFu] : in.a;
+  const Elem typeB = scaled ? kScaledFormats[(control >> 8) & 0xFu] : in.b;
+  const uint32_t opselA = (control >> 12) & 3u, opselB = (control >> 14) & 3u;
   const bool signA = control & FLY_EMU_MATRIX_SIGN_A;
   const bool signB = control & FLY_EMU_MATRIX_SIGN_B;
   const bool clamp = control & FLY_EMU_MATRIX_CLAMP;
@@ -536,11 +554,14 @@ void computeMatrix(WaveLanes &w) {
     auto *ra = static_cast<const uint8_t *>(lane->a);
     auto *rb = static_cast<const uint8_t *>(lane->b);
     auto *rc = static_cast<const uint8_t *>(lane->c);
+    // A scaled MFMA's lane scales its 32 values of K by its E8M0 byte.
+    const double scaleA = scaled ? decodeE8M0(uint8_t(lane->scaleA >> (8 * opselA))) : 1;
+    const double scaleB = scaled ? decodeE8M0(uint8_t(lane->scaleB >> (8 * opselB))) : 1;
     for (uint32_t e = 0; e < inputs; ++e) {
       Place p = inputPlace(in, l, e, false);
-      a[(size_t(p.block) * M + p.row) * K + p.col] = readElem(ra, in.a, e, signA, ocp);
+      a[(size_t(p.block) * M + p.row) * K + p.col] = readElem(ra, typeA, e, signA, ocp) * scaleA;
       p = inputPlace(in, l, e, true);
-      b[(size_t(p.block) * K + p.row) * N + p.col] = readElem(rb, in.b, e, signB, ocp);
+      b[(size_t(p.block) * K + p.row) * N + p.col] = readElem(rb, typeB, e, signB, ocp) * scaleB;
     }
     for (uint32_t e = 0; e < accs; ++e) {
       Place p;
@@ -604,6 +625,19 @@ extern "C" void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op,
   Fiber &f = *static_cast<Fiber *>(ctx->runtime);
   // In this frame, which stays put while the lane is parked.
   MatrixLane lane{op, control, a, b, c, d};
+  uint64_t result = f.runner->collective(
+      f, WaveOp::Matrix, reinterpret_cast<uintptr_t>(&lane), 0);
+  if (result != 0)
+    fly_emu_trap(ctx, reinterpret_cast<const char *>(result));
+}
+
+extern "C" void fly_emu_matrix_scale(FlyEmuContext *ctx, uint32_t op,
+                                     uint32_t control, const void *a,
+                                     const void *b, const void *c, void *d,
+                                     uint32_t scale_a, uint32_t scale_b) {
+  using namespace fly::emu;
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  MatrixLane lane{op, control, a, b, c, d, scale_a, scale_b};
   uint64_t result = f.runner->collective(
       f, WaveOp::Matrix, reinterpret_cast<uintptr_t>(&lane), 0);
   if (result != 0)

@@ -8,6 +8,7 @@
 
 #include "WaveOps.h"
 
+#include "LdsLoads.h"
 #include "Matrix.h"
 
 namespace fly::emu {
@@ -34,6 +35,8 @@ const char *waveOpName(WaveOp op) {
     return "permlanex16";
   case WaveOp::PermlaneSwap:
     return "permlane swap";
+  case WaveOp::LdsTranspose:
+    return "ds_read_tr";
   }
   return "?";
 }
@@ -232,6 +235,9 @@ void computeWaveOp(WaveOp op, WaveLanes &w) {
     return;
   case WaveOp::PermlaneSwap:
     computePermlaneSwap(w);
+    return;
+  case WaveOp::LdsTranspose:
+    computeLdsTranspose(w);
     return;
   case WaveOp::None:
     return;

@@ -24,7 +24,9 @@ enum class WaveOp : uint32_t {
   Dpp,    // update.dpp: `in` is old << 32 | src, `aux` the control word
   PermlaneX16, // `in` is old << 32 | src, `aux` the lane's selector nibble
                // | flags << 4 (fly_emu_permlanex16)
-  PermlaneSwap // `in` is old << 32 | src, `aux` fly_emu_permlane_swap's flags
+  PermlaneSwap, // `in` is old << 32 | src, `aux` fly_emu_permlane_swap's flags
+  LdsTranspose  // ds_read_tr*: `in` is the lane's LdsTransposeLane address
+                // (LdsLoads.h)
 };
 
 const char *waveOpName(WaveOp op);

@@ -11,6 +11,7 @@
   in K, C accumulated) against numpy/torch; 8-bit floats are decoded here
   from their format definitions.
 - The code object has the v_mfma_* instruction and no scratch.
+- fp8 operands end to end, from torch float8 tensors: test_rocdl_fp8.
 - Errors: an MFMA on a chip without it, a shape or type no instruction has.
 """
 
@@ -302,16 +303,9 @@ def check_gemm(fly_env, instr, chip):
     assert np.all(np.abs(got - want) <= bound), np.max(np.abs(got - want) - bound)
 
 
-# The fp8 / bf8 instructions are left out of the GEMMs and the code objects:
-# convert-fly-to-rocdl keeps 8-bit float element types in LLVM loads,
-# stores and vectors, which LLVM IR has no type for (the translation to LLVM
-# IR crashes). Their layouts, lowering (lit) and the emulator's semantics
-# (test_emu_matrix) are tested.
-def runnable(table):
-    return sorted(name for name, (*_, a, b, _acc) in table.items() if a not in FP8 and b not in FP8)
-
-
-@pytest.mark.parametrize("instr", runnable(CDNA3))
+# fp8 / bf8 operands come as uint8 codes here (test_rocdl_fp8 passes torch
+# float8 tensors).
+@pytest.mark.parametrize("instr", sorted(CDNA3))
 def test_cdna3_gemm_on_gfx942(fly_env, instr):
     check_gemm(fly_env, instr, "gfx942")
 
@@ -321,7 +315,7 @@ def test_cdna4_gemm_on_gfx950(fly_env, instr):
     check_gemm(fly_env, instr, "gfx950")
 
 
-@pytest.mark.parametrize("instr", runnable(CDNA3))
+@pytest.mark.parametrize("instr", sorted(CDNA3))
 def test_cdna3_gemm_on_gfx950(fly_env, instr):
     """gfx950 runs CDNA3's shapes."""
     check_gemm(fly_env, instr, "gfx950")
@@ -338,7 +332,7 @@ def isa_of(fly_env, instr, chip):
     return compiled.isa(), resources
 
 
-@pytest.mark.parametrize("instr, chip", [(name, "gfx942") for name in runnable(CDNA3)]
+@pytest.mark.parametrize("instr, chip", [(name, "gfx942") for name in sorted(CDNA3)]
                          + [(name, "gfx950") for name in sorted(CDNA4)])
 def test_isa_has_the_instruction_and_no_scratch(fly_env, instr, chip):
     isa, resources = isa_of(fly_env, instr, chip)
@@ -406,8 +400,8 @@ def test_default_accumulators():
 
 
 # ---- the scaled MFMA of gfx950 --------------------------------------------------------
-# Its type, lowering (lit: cdna4-mfma-scale*.mlir) and availability; the
-# emulator does not run it yet, and AMD's data has no layout of it.
+# Its type, lowering (lit: cdna4-mfma-scale*.mlir) and availability; its
+# semantics on the emulator and an MX GEMM: test_rocdl_mma_scale.
 
 def test_mfma_scale_types():
     from flydsl.expr.rocdl import cdna4
@@ -455,43 +449,3 @@ def test_mfma_scale_fields(fly_env):
     check = calculator_cells("v_mfma_f32_32x32x8_f16", "C")
     layout = _layout_of(got["C"])
     assert all(layout(lane, v) == r + 32 * c for (lane, v), (r, c) in check.items())
-
-
-# -- fp8 operands: not lowered end to end yet, a compile error, never a crash ----
-
-@flyc.kernel
-def _fp8_mma_kernel(C: fx.Tensor):
-    tid = fx.thread_idx.x
-    mma = fx.make_mma_atom(fx.rocdl.MFMA(16, 16, 32, fx.Float8E4M3FNUZ))
-    tiled = fx.make_tiled_mma(mma, fx.make_layout((1, 1, 1), (0, 0, 0)))
-    thr = tiled.thr_slice(tid)
-    frag_a = thr.make_fragment_A(fx.make_rmem_tensor(fx.make_layout((16, 32), (32, 1)),
-                                                     fx.Float8E4M3FNUZ))
-    frag_b = thr.make_fragment_B(fx.make_rmem_tensor(fx.make_layout((16, 32), (32, 1)),
-                                                     fx.Float8E4M3FNUZ))
-    frag_c = thr.make_fragment_C(fx.make_rmem_tensor(fx.make_layout((16, 16), (16, 1)),
-                                                     fx.Float32))
-    frag_a.fill(1.0)
-    frag_b.fill(1.0)
-    frag_c.fill(0)
-    fx.gemm(mma, frag_c, frag_a, frag_b, frag_c)
-    copy = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
-    thr_copy = fx.make_tiled_copy_C(copy, tiled).get_slice(tid)
-    fx.copy(copy, thr_copy.retile(frag_c), thr_copy.partition_S(C), pred=None)
-
-
-@flyc.jit
-def _fp8_mma(C: fx.Tensor):
-    _fp8_mma_kernel(C).launch(grid=(1, 1, 1), block=(64, 1, 1))
-
-
-@pytest.mark.parametrize("runtime", ["emu", "hip"])
-def test_fp8_operands_are_a_compile_error_not_a_crash(fly_env, runtime):
-    """8-bit floats still reach LLVM's translation as float types it has no
-    equivalent for: the compile reports it (the translation would crash)."""
-    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_ENABLE_CACHE="0",
-            **({"FLYDSL_RUNTIME_KIND": "emu", "COMPILE_ONLY": None} if runtime == "emu"
-               else {"COMPILE_ONLY": "1"}))
-    c = np.zeros((16, 16), np.float32)
-    with pytest.raises(flyc.CompileError, match="no LLVM IR equivalent"):
-        _fp8_mma(flyc.from_dlpack(c))

@@ -173,8 +173,13 @@ struct FlyROCDLTargetModel
 
 LogicalResult mlir::fly::checkTranslatableTypes(Operation *root) {
   auto translatable = [](Type type) { return LLVM::isCompatibleType(type); };
-  WalkResult walk = root->walk([&](Operation *op) -> WalkResult {
-    if (isa<gpu::GPUModuleOp, ModuleOp>(op))
+  // The op to blame is the one no lowering took (an arith.extf of an 8-bit
+  // float, say), not the casts the lowerings left around it: casts are
+  // reported only when nothing else is.
+  bool casts = false;
+  auto walker = [&](Operation *op) -> WalkResult {
+    if (isa<gpu::GPUModuleOp, ModuleOp>(op) ||
+        (!casts && isa<UnrealizedConversionCastOp>(op)))
       return WalkResult::advance();
     auto report = [&](Type type) {
       op->emitError() << "the type " << type << " of this "
@@ -199,8 +204,11 @@ LogicalResult mlir::fly::checkTranslatableTypes(Operation *root) {
             !translatable(type.getValue()))
           return report(type.getValue());
     return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  };
+  if (root->walk(walker).wasInterrupted())
+    return failure();
+  casts = true;
+  return failure(root->walk(walker).wasInterrupted());
 }
 
 void mlir::fly::registerFlyROCDLTarget(DialectRegistry &registry) {

@@ -89,6 +89,9 @@ struct ChipInfo {
     return matrix == MatrixUnit::CDNA3MFMA || matrix == MatrixUnit::CDNA4MFMA;
   }
   bool hasWMMA() const { return !hasMFMA(); }
+  /// Whether the chip has the tensor data mover (tensor_load_to_lds,
+  /// tensor_store_from_lds): gfx1250's family only.
+  bool hasTensorDataMover() const { return family == ChipFamily::GFX1250; }
   /// Whether a buffer load of `bits` bits (8, 16, 32, 96 or 128) can write
   /// to LDS directly.
   bool hasLdsDma(unsigned bits) const;

@@ -62,13 +62,43 @@ unsigned getAddressBits(unsigned space) {
              : 64;
 }
 
-/// Pointers and memrefs become LLVM pointers; every other type stays (the
-/// algebra types only describe offsets and swizzles the patterns read, and
-/// go away with their construction ops).
+/// Whether `type` is a float LLVM IR has no type for (the 8-, 6- and
+/// 4-bit floats and E8M0): in LLVM IR such a value is an integer of its
+/// width, as LLVMTypeConverter makes it.
+bool isStorageOnlyFloat(Type type) {
+  auto f = dyn_cast<FloatType>(type);
+  return f && !LLVM::isCompatibleType(f);
+}
+
+/// Pointers and memrefs become LLVM pointers; floats LLVM IR lacks, and
+/// vectors of them, become integers of their width (in every LLVM and
+/// ROCDL op the patterns create, see LLVMOpTypeLegalization); every other
+/// type stays (the algebra types only describe offsets and swizzles the
+/// patterns read, and go away with their construction ops).
 class FlyTypeConverter : public TypeConverter {
 public:
   FlyTypeConverter() {
     addConversion([](Type type) { return type; });
+    addConversion([](FloatType type) -> Type {
+      if (!isStorageOnlyFloat(type))
+        return type;
+      return IntegerType::get(type.getContext(), type.getWidth());
+    });
+    addConversion([](VectorType type) -> Type {
+      if (!isStorageOnlyFloat(type.getElementType()))
+        return type;
+      return type.clone(IntegerType::get(
+          type.getContext(), type.getElementType().getIntOrFloatBitWidth()));
+    });
+    // Values of the unconverted ops (arith, vector) meet converted ones
+    // through casts, which the LLVM lowering of those ops cancels.
+    auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(cast);
+    addTargetMaterialization(cast);
     addConversion([](PointerType type) -> Type {
       if (fly_rocdl::isBufferPointer(type))
         return fly_rocdl::getBufferPointerLLVMType(type.getContext());
@@ -683,6 +713,57 @@ struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
   }
 };
 
+/// An LLVM or ROCDL op (made by a pattern above, or already there) with a
+/// float type LLVM IR lacks among its operands, results or type attributes
+/// (llvm.load, llvm.store, llvm.alloca's and llvm.getelementptr's element
+/// type, llvm.bitcast, vector element ops): the same op on the converted
+/// types.
+struct LLVMOpTypeLegalization : public ConversionPattern {
+  LLVMOpTypeLegalization(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  static bool applies(Operation *op) {
+    return op->getDialect() &&
+           isa<LLVM::LLVMDialect, ROCDL::ROCDLDialect>(op->getDialect()) &&
+           op->getNumRegions() == 0;
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!applies(op))
+      return failure();
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), results)))
+      return failure();
+    // A clone keeps the properties that are no attributes (a GEP's
+    // inbounds flag).
+    Operation *converted = rewriter.clone(*op);
+    converted->setOperands(operands);
+    for (auto [result, type] : llvm::zip(converted->getResults(), results))
+      result.setType(type);
+    for (NamedAttribute attr : op->getAttrDictionary())
+      if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+        if (Type to = getTypeConverter()->convertType(type.getValue());
+            to && to != type.getValue())
+          converted->setAttr(attr.getName(), TypeAttr::get(to));
+    rewriter.replaceOp(op, converted->getResults());
+    return success();
+  }
+
+  /// Whether `op` needs the pattern.
+  static bool isLegal(const TypeConverter &converter, Operation *op) {
+    if (!applies(op))
+      return true;
+    if (!converter.isLegal(op))
+      return false;
+    return llvm::all_of(op->getAttrDictionary(), [&](NamedAttribute attr) {
+      auto type = dyn_cast<TypeAttr>(attr.getValue());
+      return !type || converter.isLegal(type.getValue());
+    });
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -807,8 +888,11 @@ void ConvertFlyToROCDL::runOnOperation() {
 
   FlyTypeConverter converter;
   ConversionTarget target(*ctx);
-  target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
-                         ROCDL::ROCDLDialect>();
+  target.addLegalDialect<arith::ArithDialect>();
+  target.addDynamicallyLegalDialect<LLVM::LLVMDialect, ROCDL::ROCDLDialect>(
+      [&converter](Operation *op) {
+        return LLVMOpTypeLegalization::isLegal(converter, op);
+      });
   target.markUnknownOpDynamicallyLegal([](Operation *op) {
     return !isFlyOp(op) || !isConverted(op);
   });
@@ -823,6 +907,7 @@ void ConvertFlyToROCDL::runOnOperation() {
                MmaAtomCallLowering, MmaAtomCallSSALowering,
                GetBufferRsrcLowering>(converter, ctx);
   patterns.add<MakeBufferPtrLowering>(converter, ctx, chipInfo);
+  patterns.add<LLVMOpTypeLegalization>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(root, target, std::move(patterns))))

@@ -43,6 +43,9 @@ constexpr int32_t kCtxLaneIdOffset = 52;
 constexpr int32_t kCtxLdsOffset = 64;
 constexpr int32_t kCtxDispatchPacketOffset = 80;
 constexpr StringLiteral kDispatchPtr = "llvm.amdgcn.dispatch.ptr";
+/// gfx1250's wave index in the workgroup: the context's wave id.
+constexpr StringLiteral kWaveId = "llvm.amdgcn.wave.id";
+constexpr int32_t kCtxWaveIdOffset = 56;
 constexpr unsigned kSharedAddressSpace = 3;
 
 constexpr StringLiteral kKernelAttr = "rocdl.kernel";
@@ -61,6 +64,9 @@ enum class Lowering {
   BufferAccess,  // fly_emu_buffer_load/store
   BufferAtomic,  // an atomic at fly_emu_buffer_atomic_address
   Matrix,        // fly_emu_matrix (MFMA, WMMA)
+  LdsLoad,       // LDS DMA and transposing LDS reads (see lowerLdsLoad)
+  Tensor,        // fly_emu_tensor (the gfx1250 tensor data mover)
+  Convert,       // fly_emu_convert (the packed fp8 / fp4 conversions)
   Unsupported
 };
 
@@ -92,6 +98,7 @@ struct MatrixForm {
   uint32_t id;
   uint32_t aBytes, cBytes;
   bool fp8 = false; // MFMA fp8/bf8: the format depends on the chip
+  bool scaled = false; // gfx950's scaled MFMA: A's and B's sizes vary
 };
 
 const MatrixForm kMatrixForms[] = {
@@ -177,12 +184,55 @@ const MatrixForm kMatrixForms[] = {
     {"rocdl.wmma.f16.16x16x128.fp8_bf8", 89, 64, 16},
     {"rocdl.wmma.f16.16x16x128.bf8_fp8", 90, 64, 16},
     {"rocdl.wmma.f16.16x16x128.bf8_bf8", 91, 64, 16},
+    // gfx950's scaled MFMA (fly_emu_matrix_scale): A and B are 32 values a
+    // lane of the formats cbsz / blgp name, so their sizes vary.
+    {"rocdl.mfma.scale.f32.16x16x128.f8f6f4", 100, 0, 16, false, true},
+    {"rocdl.mfma.scale.f32.32x32x64.f8f6f4", 101, 0, 64, false, true},
 };
+
+/// The bytes of a scaled MFMA's A or B in the format `code` (cbsz / blgp:
+/// fp8, bf8, fp6, bf6, fp4): 32 values a lane; 0 for no format.
+uint64_t scaledOperandBytes(int64_t code) {
+  static constexpr uint64_t bytes[] = {32, 32, 24, 24, 16};
+  return code >= 0 && code < 5 ? bytes[code] : 0;
+}
 
 /// FlyEmuMatrixOp control bits (Emu.h).
 constexpr uint32_t kMatrixOpsel = 0x10000, kMatrixSignA = 0x20000,
                    kMatrixSignB = 0x40000, kMatrixClamp = 0x80000,
                    kMatrixOcpFp8 = 0x100000;
+/// A packed conversion the emulator runs: its FlyEmuConvertOp, the
+/// attribute holding its selector, and whether its result depends on the
+/// chip's fp8 encoding (FNUZ on gfx942, OCP on gfx950).
+struct ConvertForm {
+  StringLiteral name;
+  uint32_t id;
+  StringLiteral selector;
+  bool fp8;
+};
+constexpr ConvertForm kConvertForms[] = {
+    {"rocdl.cvt.f32.fp8", 1, "byteSel", true},
+    {"rocdl.cvt.f32.bf8", 2, "byteSel", true},
+    {"rocdl.cvt.pk.f32.fp8", 3, "wordSel", true},
+    {"rocdl.cvt.pk.f32.bf8", 4, "wordSel", true},
+    {"rocdl.cvt.pk.fp8.f32", 5, "wordSel", true},
+    {"rocdl.cvt.pk.bf8.f32", 6, "wordSel", true},
+    {"rocdl.cvt.scalef32.pk.f32.fp4", 7, "srcSelIndex", false},
+    {"rocdl.cvt.scalef32.pk.bf16.fp4", 8, "srcSelIndex", false},
+    {"rocdl.cvt.scalef32.pk.fp4.f32", 9, "dstSelIndex", false},
+};
+/// fly_emu_convert's control bit for the OCP fp8 formats (Emu.h).
+constexpr uint32_t kConvertOcp = 0x100;
+
+const ConvertForm *convertForm(Operation *op) {
+  for (const ConvertForm &form : kConvertForms)
+    if (op->getName().getStringRef() == form.name)
+      return &form;
+  return nullptr;
+}
+
+/// fly_emu_tensor's flags (Emu.h).
+constexpr uint32_t kTensorStore = 1, kTensorD2 = 2;
 
 bool isMatrixOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
@@ -204,8 +254,8 @@ const MatrixForm *matrixForm(Operation *op, const DataLayout &layout) {
   uint64_t c = layout.getTypeSize(op->getOperand(2).getType());
   uint64_t d = layout.getTypeSize(op->getResult(0).getType());
   for (const MatrixForm &f : kMatrixForms)
-    if (f.name == name && f.aBytes == a && f.aBytes == b && f.cBytes == c &&
-        f.cBytes == d)
+    if (f.name == name && (f.scaled || (f.aBytes == a && f.aBytes == b)) &&
+        f.cBytes == c && f.cBytes == d)
       return &f;
   return nullptr;
 }
@@ -242,6 +292,49 @@ std::string matrixChip(Operation *op, StringRef option) {
   return "";
 }
 
+/// The loads that write LDS without registers (the LDS DMA) and the
+/// transposing LDS reads of gfx950.
+bool isLdsDma(Operation *op) {
+  return isa<ROCDL::RawPtrBufferLoadLdsOp, ROCDL::GlobalLoadLDSOp>(op);
+}
+
+/// The element bits and the bytes per lane of a transposing LDS read, or
+/// {0, 0} for another op.
+std::pair<uint32_t, uint32_t> ldsTransposeForm(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "rocdl.ds.read.tr16.b64")
+    return {16, 8};
+  if (name == "rocdl.ds.read.tr8.b64")
+    return {8, 8};
+  if (name == "rocdl.ds.read.tr4.b64")
+    return {4, 8};
+  if (name == "rocdl.ds.read.tr6.b96")
+    return {6, 12};
+  return {0, 0};
+}
+
+bool isLdsLoad(Operation *op) {
+  return isLdsDma(op) || ldsTransposeForm(op).first != 0;
+}
+
+/// An LDS DMA's bytes per lane and its offset field: constant operands of
+/// the buffer form, attributes of the global one; -1 when not constant.
+std::pair<int64_t, int64_t> ldsDmaSizeAndOffset(Operation *op) {
+  auto attr = [&](StringRef name) -> int64_t {
+    auto value = dyn_cast_or_null<IntegerAttr>(op->getAttr(name));
+    return value ? value.getInt() : -1;
+  };
+  if (isa<ROCDL::GlobalLoadLDSOp>(op))
+    return {attr("size"), attr("offset")};
+  APInt size, offset;
+  return {matchPattern(op->getOperand(2), m_ConstantInt(&size))
+              ? size.getSExtValue()
+              : -1,
+          matchPattern(op->getOperand(5), m_ConstantInt(&offset))
+              ? offset.getSExtValue()
+              : -1};
+}
+
 Plan classify(Operation *op) {
   static const llvm::StringMap<int32_t> fields = {
       {"rocdl.workitem.id.x", 0},   {"rocdl.workitem.id.y", 4},
@@ -270,7 +363,9 @@ Plan classify(Operation *op) {
            "rocdl.s.nop",
            // Scheduling groups and the gfx1250 async wait: ordering only.
            "rocdl.sched.group.barrier", "rocdl.iglp.opt",
-           "rocdl.s.wait.asynccnt"},
+           "rocdl.s.wait.asynccnt",
+           // The emulator's tensor copies complete at once.
+           "rocdl.s.wait.tensorcnt"},
           name))
     return {Lowering::Erase};
   if (isa<ROCDL::MbcntLoOp, ROCDL::MbcntHiOp>(op))
@@ -288,6 +383,13 @@ Plan classify(Operation *op) {
     return {Lowering::BufferAtomic};
   if (isMatrixOp(op))
     return {Lowering::Matrix};
+  if (isLdsLoad(op))
+    return {Lowering::LdsLoad};
+  if (isa<ROCDL::TensorLoadToLDSOp, ROCDL::TensorStoreFromLDSOp,
+          ROCDL::TensorLoadToLDSD2Op, ROCDL::TensorStoreFromLDSD2Op>(op))
+    return {Lowering::Tensor};
+  if (convertForm(op))
+    return {Lowering::Convert};
   return {Lowering::Unsupported};
 }
 
@@ -315,7 +417,26 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
     if (!form)
       return "has operand types of no form the emulator runs (MFMA: CDNA3's; "
              "WMMA: the wave32 forms of gfx11, gfx12 and gfx1250)";
-    if (isMfma(op))
+    if (form->scaled) {
+      for (unsigned i : {3u, 4u, 5u, 7u})
+        if (constantOperand(op, i) < 0)
+          return "has a format (cbsz, blgp) or opsel operand that is not a "
+                 "constant";
+      // The registers' bytes (vector<6xi32> has 24; its data-layout size is
+      // a power of two).
+      auto registerBytes = [](Type type) -> uint64_t {
+        auto vector = dyn_cast<VectorType>(type);
+        return vector && vector.getElementType().isInteger(32)
+                   ? 4 * vector.getNumElements()
+                   : 0;
+      };
+      if (scaledOperandBytes(constantOperand(op, 3)) !=
+              registerBytes(op->getOperand(0).getType()) ||
+          scaledOperandBytes(constantOperand(op, 4)) !=
+              registerBytes(op->getOperand(1).getType()))
+        return "has A or B registers of a size its formats (cbsz, blgp) do "
+               "not take: 32 bytes for fp8/bf8, 24 for fp6/bf6, 16 for fp4";
+    } else if (isMfma(op))
       for (unsigned i = 3; i < 6; ++i)
         if (constantOperand(op, i) < 0)
           return "has a cbsz, abid or blgp operand that is not a constant";
@@ -325,6 +446,11 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
              "#rocdl.target";
     return "";
   }
+  if (const ConvertForm *form = convertForm(op))
+    if (form->fp8 && matrixChip(op, chip).empty())
+      return "needs the chip to pick its fp8/bf8 formats (gfx942: FNUZ, "
+             "gfx950: OCP): give the pass chip=... or the gpu.module a "
+             "#rocdl.target";
   if (isa<ROCDL::ReadlaneOp, ROCDL::ReadfirstlaneOp>(op)) {
     unsigned bits = laneValueBits(op->getResult(0).getType());
     if (bits == 0 || (bits > 32 && bits % 32 != 0))
@@ -334,6 +460,14 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
   if (isa<ROCDL::DPPUpdateOp, ROCDL::PermlaneX16Op>(op) &&
       laneValueBits(op->getResult(0).getType()) != 32)
     return "moves a value that is not 32 bits";
+  if (isLdsDma(op)) {
+    auto [size, offset] = ldsDmaSizeAndOffset(op);
+    if (!llvm::is_contained({1, 2, 4, 12, 16}, size))
+      return "moves a size per lane that is not a constant 1, 2, 4, 12 or 16 "
+             "bytes";
+    if (offset < 0)
+      return "has an offset that is not a constant";
+  }
   auto accessBytes = [&](Type type) { return layout.getTypeSize(type); };
   if (auto load = dyn_cast<ROCDL::RawPtrBufferLoadOp>(op))
     if (uint64_t bytes = accessBytes(load.getRes().getType());
@@ -594,7 +728,7 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       return;
     }
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
-      if (intr.getIntrin() == kDispatchPtr) {
+      if (intr.getIntrin() == kDispatchPtr || intr.getIntrin() == kWaveId) {
         if (!inKernel)
           fail(op) << "outside a kernel needs the emulator context, which "
                       "convert-rocdl-to-emu only threads into kernels yet";
@@ -681,6 +815,9 @@ private:
   void lowerBufferAccess(Operation *op);
   void lowerBufferAtomic(Operation *op);
   void lowerMatrix(Operation *op);
+  void lowerLdsLoad(Operation *op);
+  void lowerTensor(Operation *op);
+  void lowerConvert(Operation *op);
 
   LLVM::LLVMFuncOp body;
   Value ctx;
@@ -931,7 +1068,13 @@ void BodyLowering::lowerMatrix(Operation *op) {
   Location loc = op->getLoc();
   const MatrixForm *form = matrixForm(op, layout);
   uint32_t control = 0;
-  if (isMfma(op)) {
+  if (form->scaled) {
+    // The formats as cbsz and blgp, the scale bytes as opsel (Emu.h).
+    control = uint32_t(constantOperand(op, 3)) |
+              uint32_t(constantOperand(op, 4)) << 8 |
+              (uint32_t(constantOperand(op, 5)) & 3) << 12 |
+              (uint32_t(constantOperand(op, 7)) & 3) << 14;
+  } else if (isMfma(op)) {
     // cbsz (4 bits), abid (4 bits), blgp (3 bits); a value too wide for
     // its field stays nonzero, which the runtime rejects anyway.
     for (unsigned i = 0; i < 3; ++i) {
@@ -959,11 +1102,138 @@ void BodyLowering::lowerMatrix(Operation *op) {
   }
   Type type = op->getResult(0).getType();
   Value dSlot = frameSlot(type);
-  call(b, loc, "fly_emu_matrix", nullptr,
-       {ctx, constI32(b, loc, form->id), constI32(b, loc, control), slots[0],
-        slots[1], slots[2], dSlot});
+  SmallVector<Value> args = {ctx, constI32(b, loc, form->id),
+                             constI32(b, loc, control), slots[0], slots[1],
+                             slots[2], dSlot};
+  if (form->scaled) {
+    args.append({op->getOperand(6), op->getOperand(8)});
+    call(b, loc, "fly_emu_matrix_scale", nullptr, args);
+  } else {
+    call(b, loc, "fly_emu_matrix", nullptr, args);
+  }
   op->getResult(0).replaceAllUsesWith(
       LLVM::LoadOp::create(b, loc, type, dSlot).getResult());
+  op->erase();
+}
+
+/// A packed conversion: fly_emu_convert of the operands' bits (each
+/// zero-extended to 64), the selector and the chip's fp8 encoding; the
+/// result's bits back in its type.
+void BodyLowering::lowerConvert(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  const ConvertForm *form = convertForm(op);
+  uint32_t control = 0;
+  if (auto sel = op->getAttrOfType<IntegerAttr>(form->selector))
+    control = uint32_t(sel.getValue().getZExtValue()) & 0xff;
+  if (form->fp8 && StringRef(matrixChip(op, chip)).starts_with("gfx95"))
+    control |= kConvertOcp;
+  auto bitsOf = [&](Type type) {
+    return IntegerType::get(b.getContext(), layout.getTypeSizeInBits(type));
+  };
+  SmallVector<Value> args = {constI32(b, loc, form->id),
+                             constI32(b, loc, control)};
+  auto cast = [&](Type type, Value value) -> Value {
+    return value.getType() == type
+               ? value
+               : LLVM::BitcastOp::create(b, loc, type, value).getResult();
+  };
+  for (Value operand : op->getOperands()) {
+    Value bits = cast(bitsOf(operand.getType()), operand);
+    if (bits.getType() != i64)
+      bits = LLVM::ZExtOp::create(b, loc, i64, bits);
+    args.push_back(bits);
+  }
+  if (args.size() < 6) {
+    Value zero = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
+    args.resize(6, zero);
+  }
+  Value result = call(b, loc, "fly_emu_convert", i64, args);
+  Type type = op->getResult(0).getType();
+  IntegerType resultBits = bitsOf(type);
+  if (resultBits != i64)
+    result = LLVM::TruncOp::create(b, loc, resultBits, result);
+  op->getResult(0).replaceAllUsesWith(cast(type, result));
+  op->erase();
+}
+
+/// A tensor load or store: the descriptor groups stored to a 20-dword frame
+/// slot (groups 2 and 3 zero for the .d2 forms), then fly_emu_tensor.
+void BodyLowering::lowerTensor(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  bool store =
+      isa<ROCDL::TensorStoreFromLDSOp, ROCDL::TensorStoreFromLDSD2Op>(op);
+  bool d2 = isa<ROCDL::TensorLoadToLDSD2Op, ROCDL::TensorStoreFromLDSD2Op>(op);
+  Value slot = frameSlot(LLVM::LLVMArrayType::get(i32, 20));
+  auto zeros = VectorType::get({4}, i32);
+  SmallVector<Value> groups(op->getOperands().take_front(d2 ? 2 : 4));
+  if (d2)
+    groups.append(2, LLVM::ZeroOp::create(b, loc, zeros));
+  int32_t at = 0; // dwords
+  for (Value group : groups) {
+    Value address = LLVM::GEPOp::create(b, loc, ptrType, i32, slot,
+                                        ArrayRef<LLVM::GEPArg>{at},
+                                        LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc, group, address, 4);
+    at += int32_t(cast<VectorType>(group.getType()).getNumElements());
+  }
+  uint32_t flags = (store ? kTensorStore : 0) | (d2 ? kTensorD2 : 0);
+  call(b, loc, "fly_emu_tensor", nullptr,
+       {ctx, constI32(b, loc, flags), slot});
+  op->erase();
+}
+
+//===----------------------------------------------------------------------===//
+// LDS loads
+//===----------------------------------------------------------------------===//
+
+/// The LDS DMA (rocdl.raw.ptr.buffer.load.lds, rocdl.global.load.lds): the
+/// lane writes `size` bytes to LDS at M0 + offset + lane_id * size, where M0
+/// is the LDS pointer of the wave's first active lane (a readfirstlane),
+/// read from buffer memory at voffset + offset (+ soffset; range-checked, a
+/// dword out of range writes 0) or from the global pointer + offset.
+/// A transposing LDS read (rocdl.ds.read.tr*) is the runtime's wave
+/// collective fly_emu_ds_read_tr on the lane's address, its result in a
+/// frame slot.
+void BodyLowering::lowerLdsLoad(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (auto [elementBits, bytes] = ldsTransposeForm(op); elementBits != 0) {
+    Type type = op->getResult(0).getType();
+    Value slot = frameSlot(type);
+    call(b, loc, "fly_emu_ds_read_tr", nullptr,
+         {ctx, op->getOperand(0), constI32(b, loc, elementBits),
+          constI32(b, loc, bytes), slot});
+    op->getResult(0).replaceAllUsesWith(
+        LLVM::LoadOp::create(b, loc, type, slot).getResult());
+    op->erase();
+    return;
+  }
+  auto [size, offset] = ldsDmaSizeAndOffset(op);
+  Value lds = op->getOperand(1);
+  Value m0 = perDword(b, loc, lds, [&](Value word) {
+    return call(b, loc, "fly_emu_readfirstlane", i32, {ctx, word});
+  });
+  Value lane = loadCtx(b, loc, ctx, kCtxLaneIdOffset, i32);
+  Value at = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, lane, constI32(b, loc, size)),
+      constI32(b, loc, offset));
+  Value target = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), m0,
+                                     ArrayRef<LLVM::GEPArg>{at});
+  if (auto buffer = dyn_cast<ROCDL::RawPtrBufferLoadLdsOp>(op)) {
+    Value voffset = LLVM::AddOp::create(b, loc, buffer.getVoffset(),
+                                        constI32(b, loc, offset));
+    call(b, loc, "fly_emu_buffer_load", nullptr,
+         {ctx, buffer.getRsrc(), voffset, buffer.getSoffset(),
+          constI32(b, loc, size), target});
+  } else {
+    Value source = LLVM::GEPOp::create(
+        b, loc, ptrType, b.getI8Type(), op->getOperand(0),
+        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    LLVM::MemcpyOp::create(b, loc, target, source, constI32(b, loc, size),
+                           /*isVolatile=*/false);
+  }
   op->erase();
 }
 
@@ -981,6 +1251,12 @@ void BodyLowering::lower(Operation *op, Lowering kind) {
     return lowerBufferAtomic(op);
   case Lowering::Matrix:
     return lowerMatrix(op);
+  case Lowering::LdsLoad:
+    return lowerLdsLoad(op);
+  case Lowering::Tensor:
+    return lowerTensor(op);
+  case Lowering::Convert:
+    return lowerConvert(op);
   default:
     llvm_unreachable("lowered by rewriteKernel");
   }
@@ -1159,7 +1435,8 @@ void ConvertROCDLToEmu::rewriteKernel(
   kernel.walk([&](Operation *op) {
     auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op);
     if (isRocdlOp(op) || isa<LLVM::AddressOfOp>(op) ||
-        (intr && intr.getIntrin() == kDispatchPtr))
+        (intr && (intr.getIntrin() == kDispatchPtr ||
+                  intr.getIntrin() == kWaveId)))
       ops.push_back(op);
   });
   auto barrierType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
@@ -1170,9 +1447,12 @@ void ConvertROCDLToEmu::rewriteKernel(
   BodyLowering lowering(kernel, ctx, declare, chip);
   for (Operation *op : ops) {
     OpBuilder b(op);
-    if (isa<LLVM::CallIntrinsicOp>(op)) { // llvm.amdgcn.dispatch.ptr
+    if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      bool waveId = intr.getIntrin() == kWaveId; // else the dispatch ptr
       op->getResult(0).replaceAllUsesWith(loadCtx(
-          b, op->getLoc(), ctx, kCtxDispatchPacketOffset, ptrType));
+          b, op->getLoc(), ctx,
+          waveId ? kCtxWaveIdOffset : kCtxDispatchPacketOffset,
+          waveId ? Type(b.getI32Type()) : Type(ptrType)));
       op->erase();
       continue;
     }
@@ -1218,7 +1498,10 @@ void ConvertROCDLToEmu::rewriteKernel(
     case Lowering::MakeBuffer:
     case Lowering::BufferAccess:
     case Lowering::BufferAtomic:
+    case Lowering::LdsLoad:
     case Lowering::Matrix:
+    case Lowering::Tensor:
+    case Lowering::Convert:
       lowering.lower(op, plan.kind);
       break;
     case Lowering::Unsupported:

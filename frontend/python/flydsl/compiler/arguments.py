@@ -379,11 +379,16 @@ _TORCH_DTYPES = {"torch.float32": "f32", "torch.float16": "f16", "torch.float64"
                  "torch.bfloat16": "bf16", "torch.int8": "i8", "torch.int16": "i16",
                  "torch.int32": "i32", "torch.int64": "i64", "torch.uint8": "i8",
                  "torch.uint16": "i16", "torch.uint32": "i32", "torch.uint64": "i64",
-                 "torch.bool": "i1"}
+                 "torch.bool": "i1",
+                 # the 8-bit floats FlyDSL 0.4.2 takes (not float8_e8m0fnu)
+                 "torch.float8_e4m3fn": "f8E4M3FN", "torch.float8_e5m2": "f8E5M2",
+                 "torch.float8_e4m3fnuz": "f8E4M3FNUZ", "torch.float8_e5m2fnuz": "f8E5M2FNUZ"}
 
 # MLIR element types -> the name of a dtype users know
 ELEMENT_NAMES = {"f32": "float32", "f16": "float16", "f64": "float64", "bf16": "bfloat16",
-                  "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"}
+                  "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool",
+                  "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
+                  "f8E4M3FNUZ": "float8_e4m3fnuz", "f8E5M2FNUZ": "float8_e5m2fnuz"}
 
 
 def _is_torch(t) -> bool:

@@ -3,8 +3,8 @@
 FlyDSL's order, so `fx.<name>`, `fx.<module>.<name>` and
 `from flydsl.expr.<module> import <name>` are the same object.
 
-`fx.coop` (the warp and block collectives of flydsl.extension.coop) is
-imported on first use, as in FlyDSL."""
+`fx.coop` (the warp and block collectives of flydsl.extension.coop) and
+`fx.tdm_ops` (fx.rocdl.tdm_ops) are imported on first use, as in FlyDSL."""
 
 # isort: skip_file
 from .numeric import *  # noqa: F401,F403
@@ -20,7 +20,8 @@ from .math import *  # noqa: F401,F403
 from . import arith, derived, enum, gpu, math, numeric, primitive, typing  # noqa: F401
 from . import rocdl  # noqa: F401  (fx.rocdl: its names stay in their namespace, as FlyDSL's)
 
-_LIBRARIES = {"coop": "flydsl.extension.coop"}
+# fx.tdm_ops: FlyDSL's deprecated name of fx.rocdl.tdm_ops.
+_LIBRARIES = {"coop": "flydsl.extension.coop", "tdm_ops": "flydsl.expr.rocdl.tdm_ops"}
 
 
 def __getattr__(name: str):

@@ -219,6 +219,24 @@ void *fly_emu_buffer_atomic_address(FlyEmuContext *ctx,
                                     uint32_t voffset, uint32_t soffset,
                                     uint32_t bytes);
 
+/* ---- LDS loads --------------------------------------------------------------
+ *
+ * The loads to LDS (rocdl.raw.ptr.buffer.load.lds, rocdl.global.load.lds)
+ * need nothing of their own: generated code reads M0 (the destination
+ * pointer of the wave's first active lane, fly_emu_readfirstlane) and has
+ * each lane write LDS at M0 + offset + lane_id * size, from a range-checked
+ * fly_emu_buffer_load (out-of-range dwords write 0) or a copy of global
+ * memory.
+ *
+ * ds_read_b64_tr_b4/_b8/_b16 and ds_read_b96_tr_b6 (gfx950) are wave
+ * collectives (see "Wave collectives"): each lane reads `bytes` (8, or 12
+ * with 6-bit elements) at `addr`; within each row of 16 lanes, lane t
+ * receives elements t, t + 16, ... of the row's `element_bits`-bit elements
+ * taken lane after lane (runtime/emu/LdsLoads.cpp), written to `dst`. Lanes
+ * of one wave that pass different forms trap. */
+void fly_emu_ds_read_tr(FlyEmuContext *ctx, const void *addr,
+                        uint32_t element_bits, uint32_t bytes, void *dst);
+
 /* ---- Matrix instructions (MFMA, WMMA) --------------------------------------
  *
  * v_mfma_* and v_wmma_* are wave collectives (see "Wave collectives"): each
@@ -339,7 +357,14 @@ typedef enum FlyEmuMatrixOp {
   FLY_EMU_WMMA1250_F16_16X16X128_FP8_FP8 = 88,
   FLY_EMU_WMMA1250_F16_16X16X128_FP8_BF8 = 89,
   FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8 = 90,
-  FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8 = 91
+  FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8 = 91,
+  /* gfx950's scaled MFMA, through fly_emu_matrix_scale: A's and B's
+   * formats are cbsz and blgp (0 fp8 E4M3FN, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6
+   * E3M2, 4 fp4 E2M1; 32 values a lane packed at their width), each value
+   * times 2^(e - 127) of the E8M0 byte e of its lane's scale that opsel
+   * picks (0xFF: NaN). */
+  FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4 = 100,
+  FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4 = 101
 } FlyEmuMatrixOp;
 
 /* The `control` word: the instruction's modifiers. */
@@ -351,10 +376,43 @@ typedef enum FlyEmuMatrixOp {
 #define FLY_EMU_MATRIX_SIGN_B 0x40000u /* iu8/iu4: B is signed             */
 #define FLY_EMU_MATRIX_CLAMP 0x80000u  /* iu8/iu4: saturate D to i32       */
 #define FLY_EMU_MATRIX_OCP_FP8 0x100000u /* MFMA fp8/bf8 are OCP (gfx950) */
+#define FLY_EMU_MATRIX_OPSEL_A(x) (((uint32_t)(x) & 3u) << 12) /* scaled MFMA */
+#define FLY_EMU_MATRIX_OPSEL_B(x) (((uint32_t)(x) & 3u) << 14) /* scaled MFMA */
 
 /* One matrix instruction `op` (a FlyEmuMatrixOp) for this lane. */
 void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op, uint32_t control,
                     const void *a, const void *b, const void *c, void *d);
+/* A scaled MFMA: the same with this lane's scales of A and B. */
+void fly_emu_matrix_scale(FlyEmuContext *ctx, uint32_t op, uint32_t control,
+                          const void *a, const void *b, const void *c, void *d,
+                          uint32_t scale_a, uint32_t scale_b);
+
+/* ---- Tensor data mover (gfx1250) -------------------------------------------
+ *
+ * tensor_load_to_lds / tensor_store_from_lds (llvm.amdgcn.tensor.*, and
+ * their .d2 forms) copy a tile of up to 5 dimensions between global memory
+ * and LDS as the instruction's descriptor (D#) says: global address, LDS
+ * address, element size, per dimension the tensor extent, the tile extent
+ * and the stride (elements; dimension 0 is contiguous), LDS padding. The
+ * tile is packed in LDS in element order (dimension 0 fastest); with
+ * padding, pad-amount dwords are skipped after every pad-interval dwords.
+ * An element at or past a tensor extent is out of range: a load writes 0
+ * to its LDS place, a store skips it. A predicate field of 0 makes the
+ * instruction do nothing. `groups` points to the 20 dwords of groups 0 to
+ * 3 (groups 2 and 3 zero for the .d2 forms, FLY_EMU_TENSOR_D2, which use
+ * two dimensions at most); a dimension whose tile extent is 0 is not used.
+ * Gather/scatter, iterate mode, the atomic barrier and cluster multicast
+ * trap (not emulated); so does an LDS address past the launch's LDS.
+ * The LDS address field is read as the low 32 bits of an address in the
+ * workgroup's LDS (an emulated LDS address is a host address).
+ *
+ * The instruction runs once per wave, with the descriptor of the wave's
+ * lowest active lane (the hardware reads it from SGPRs), and completes
+ * before any lane of the wave goes on: s_wait_tensorcnt has nothing to
+ * wait for. Every active lane of the wave calls it (a wave collective). */
+#define FLY_EMU_TENSOR_STORE 1u /* LDS -> global; else global -> LDS */
+#define FLY_EMU_TENSOR_D2 2u    /* the two-group (.d2) form           */
+void fly_emu_tensor(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups);
 
 /* A fault detected by the kernel: stops the launch, which returns an error
  * naming the work-item and `message`. Never returns. */
@@ -377,6 +435,31 @@ __attribute__((noreturn))
 #endif
 void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
                              const void *address, uint64_t align);
+
+/* ---- Float conversions of 8- and 4-bit floats ---------------------------- */
+
+/* The packed conversions (rocdl.cvt.*), per lane: their operands' bits
+ * zero-extended to 64 in the ROCDL op's order, the result's bits returned.
+ * The control word is the op's selector (byte, word or pair index) in its
+ * low 8 bits, with FLY_EMU_CVT_OCP for the OCP fp8/bf8 formats (gfx950),
+ * else FNUZ (gfx942). Rounding to nearest even, not saturating (fp8/bf8) or
+ * saturating (fp4, which has no infinity or NaN). */
+typedef enum FlyEmuConvertOp {
+  FLY_EMU_CVT_F32_FP8 = 1,         /* byte sel of a -> f32               */
+  FLY_EMU_CVT_F32_BF8 = 2,
+  FLY_EMU_CVT_PK_F32_FP8 = 3,      /* word sel of a -> 2 x f32           */
+  FLY_EMU_CVT_PK_F32_BF8 = 4,
+  FLY_EMU_CVT_PK_FP8_F32 = 5,      /* f32 a, b -> word sel of c          */
+  FLY_EMU_CVT_PK_BF8_F32 = 6,
+  FLY_EMU_CVT_SCALEF32_PK_F32_FP4 = 7,  /* byte sel of a, scale b -> 2 x f32 */
+  FLY_EMU_CVT_SCALEF32_PK_BF16_FP4 = 8, /* the same -> 2 x bf16          */
+  FLY_EMU_CVT_SCALEF32_PK_FP4_F32 = 9   /* old a, f32 b, c, scale d -> byte sel */
+} FlyEmuConvertOp;
+
+#define FLY_EMU_CVT_OCP 0x100u
+
+uint64_t fly_emu_convert(uint32_t op, uint32_t control, uint64_t a,
+                         uint64_t b, uint64_t c, uint64_t d);
 
 /* ---- Launch API ---------------------------------------------------------- */
 

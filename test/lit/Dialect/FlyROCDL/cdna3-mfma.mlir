@@ -120,9 +120,11 @@ func.func @f64_16x16x4(%a: vector<1xf64>, %b: vector<1xf64>, %c: vector<4xf64>) 
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.fp8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @fp8_fp8_16x16x32(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E4M3FNUZ>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E4M3FNUZ, f8E4M3FNUZ) -> f32>>
@@ -133,9 +135,11 @@ func.func @fp8_fp8_16x16x32(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E4M3FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.fp8.bf8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @fp8_bf8_16x16x32(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E5M2FNUZ>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E4M3FNUZ, f8E5M2FNUZ) -> f32>>
@@ -146,9 +150,11 @@ func.func @fp8_bf8_16x16x32(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E5M2FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.bf8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @bf8_fp8_16x16x32(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E4M3FNUZ>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E5M2FNUZ, f8E4M3FNUZ) -> f32>>
@@ -159,9 +165,11 @@ func.func @bf8_fp8_16x16x32(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E4M3FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.bf8.bf8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @bf8_bf8_16x16x32(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E5M2FNUZ>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E5M2FNUZ, f8E5M2FNUZ) -> f32>>
@@ -172,9 +180,11 @@ func.func @bf8_bf8_16x16x32(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E5M2FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_32x32x16
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.32x32x16.fp8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 func.func @fp8_fp8_32x32x16(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E4M3FNUZ>, %c: vector<16xf32>) -> vector<16xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<32x32x16, (f8E4M3FNUZ, f8E4M3FNUZ) -> f32>>
@@ -185,9 +195,11 @@ func.func @fp8_fp8_32x32x16(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E4M3FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_32x32x16
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.32x32x16.fp8.bf8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 func.func @fp8_bf8_32x32x16(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E5M2FNUZ>, %c: vector<16xf32>) -> vector<16xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<32x32x16, (f8E4M3FNUZ, f8E5M2FNUZ) -> f32>>
@@ -198,9 +210,11 @@ func.func @fp8_bf8_32x32x16(%a: vector<8xf8E4M3FNUZ>, %b: vector<8xf8E5M2FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_32x32x16
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.32x32x16.bf8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 func.func @bf8_fp8_32x32x16(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E4M3FNUZ>, %c: vector<16xf32>) -> vector<16xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<32x32x16, (f8E5M2FNUZ, f8E4M3FNUZ) -> f32>>
@@ -211,9 +225,11 @@ func.func @bf8_fp8_32x32x16(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E4M3FNUZ>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_32x32x16
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2FNUZ> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2FNUZ> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2FNUZ> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2FNUZ> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.32x32x16.bf8.bf8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 func.func @bf8_bf8_32x32x16(%a: vector<8xf8E5M2FNUZ>, %b: vector<8xf8E5M2FNUZ>, %c: vector<16xf32>) -> vector<16xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<32x32x16, (f8E5M2FNUZ, f8E5M2FNUZ) -> f32>>

@@ -6,8 +6,10 @@
 // static atom).
 
 // CHECK-LABEL: func.func @fp8_bf8
-// CHECK-DAG:     %[[A:.*]] = llvm.bitcast %arg0 : vector<32xf8E4M3FN> to vector<8xi32>
-// CHECK-DAG:     %[[B:.*]] = llvm.bitcast %arg1 : vector<32xf8E5M2> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK-DAG:     %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-DAG:     %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-DAG:     %[[F0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:     %[[F1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG:     %[[S2:.*]] = llvm.mlir.constant(2 : i32) : i32
@@ -22,7 +24,8 @@ func.func @fp8_bf8(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E5M2>, %c: vector<4x
 // -----
 
 // CHECK-LABEL: func.func @fp4
-// CHECK-DAG:     %[[A:.*]] = llvm.bitcast %arg0 : vector<32xf4E2M1FN> to vector<4xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf4E2M1FN> to vector<32xi4>
+// CHECK-DAG:     %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi4> to vector<4xi32>
 // CHECK:         %[[FA:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK:         %[[FB:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK:         rocdl.mfma.scale.f32.32x32x64.f8f6f4 %[[A]], %{{.*}}, %arg2, %[[FA]], %[[FB]], {{.*}} : (vector<4xi32>, vector<4xi32>, vector<16xf32>, i32, i32, i32, i32, i32, i32) -> vector<16xf32>

@@ -75,9 +75,11 @@ func.func @i8_32x32x32(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi32>)
 // -----
 
 // CHECK-LABEL: func.func @ocp_fp8_fp8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FN> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FN> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FN> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.fp8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @ocp_fp8_fp8_16x16x32(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E4M3FN>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E4M3FN, f8E4M3FN) -> f32>>
@@ -88,9 +90,11 @@ func.func @ocp_fp8_fp8_16x16x32(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E4M3FN>, 
 // -----
 
 // CHECK-LABEL: func.func @ocp_bf8_fp8_32x32x16
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FN> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FN> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.32x32x16.bf8.fp8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 func.func @ocp_bf8_fp8_32x32x16(%a: vector<8xf8E5M2>, %b: vector<8xf8E4M3FN>, %c: vector<16xf32>) -> vector<16xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<32x32x16, (f8E5M2, f8E4M3FN) -> f32>>
@@ -101,9 +105,11 @@ func.func @ocp_bf8_fp8_32x32x16(%a: vector<8xf8E5M2>, %b: vector<8xf8E4M3FN>, %c
 // -----
 
 // CHECK-LABEL: func.func @ocp_bf8_bf8_16x16x32
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2> to vector<8xi8>
 // CHECK:         %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2> to i64
-// CHECK:         %[[B:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2> to i64
+// CHECK:         %[[A:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to i64
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to i64
 // CHECK:         rocdl.mfma.f32.16x16x32.bf8.bf8 %[[A]], %[[B]], %arg2, %[[Z]], %[[Z]], %[[Z]] : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 func.func @ocp_bf8_bf8_16x16x32(%a: vector<8xf8E5M2>, %b: vector<8xf8E5M2>, %c: vector<4xf32>) -> vector<4xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.cdna3.mfma<16x16x32, (f8E5M2, f8E5M2) -> f32>>

@@ -89,8 +89,10 @@ func.func @i4_i4_i32_16x16x32(%a: vector<16xi4>, %b: vector<16xi4>, %c: vector<8
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_f32_16x16x16
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FN> to vector<2xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FN> to vector<2xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to vector<2xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to vector<2xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x16.fp8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<2xi32>, vector<2xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_fp8_f32_16x16x16(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx120x.wmma<16x16x16, (f8E4M3FN, f8E4M3FN) -> f32>>
@@ -101,8 +103,10 @@ func.func @fp8_fp8_f32_16x16x16(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E4M3FN>, 
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_f32_16x16x16
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<8xf8E4M3FN> to vector<2xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2> to vector<2xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to vector<2xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to vector<2xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x16.fp8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<2xi32>, vector<2xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_bf8_f32_16x16x16(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx120x.wmma<16x16x16, (f8E4M3FN, f8E5M2) -> f32>>
@@ -113,8 +117,10 @@ func.func @fp8_bf8_f32_16x16x16(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E5M2>, %c
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_f32_16x16x16
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2> to vector<2xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<8xf8E4M3FN> to vector<2xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to vector<2xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to vector<2xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x16.bf8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<2xi32>, vector<2xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_fp8_f32_16x16x16(%a: vector<8xf8E5M2>, %b: vector<8xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx120x.wmma<16x16x16, (f8E5M2, f8E4M3FN) -> f32>>
@@ -125,8 +131,10 @@ func.func @bf8_fp8_f32_16x16x16(%a: vector<8xf8E5M2>, %b: vector<8xf8E4M3FN>, %c
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_f32_16x16x16
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<8xf8E5M2> to vector<2xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<8xf8E5M2> to vector<2xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<8xf8E5M2> to vector<8xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<8xi8> to vector<2xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<8xi8> to vector<2xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x16.bf8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<2xi32>, vector<2xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_bf8_f32_16x16x16(%a: vector<8xf8E5M2>, %b: vector<8xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx120x.wmma<16x16x16, (f8E5M2, f8E5M2) -> f32>>

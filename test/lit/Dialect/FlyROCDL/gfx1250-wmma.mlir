@@ -57,8 +57,10 @@ func.func @bf16_bf16_bf16_16x16x32(%a: vector<16xbf16>, %b: vector<16xbf16>, %c:
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_f32_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E4M3FN> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E4M3FN> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x64.fp8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_fp8_f32_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E4M3FN, f8E4M3FN) -> f32>>
@@ -69,8 +71,10 @@ func.func @fp8_fp8_f32_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E4M3FN>
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_f32_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E4M3FN> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E5M2> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x64.fp8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_bf8_f32_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E4M3FN, f8E5M2) -> f32>>
@@ -81,8 +85,10 @@ func.func @fp8_bf8_f32_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E5M2>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_f32_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E5M2> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E4M3FN> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x64.bf8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_fp8_f32_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E5M2, f8E4M3FN) -> f32>>
@@ -93,8 +99,10 @@ func.func @bf8_fp8_f32_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E4M3FN>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_f32_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E5M2> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E5M2> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x64.bf8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_bf8_f32_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E5M2, f8E5M2) -> f32>>
@@ -105,8 +113,10 @@ func.func @bf8_bf8_f32_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E5M2>, %c
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_f16_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E4M3FN> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E4M3FN> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x64.fp8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @fp8_fp8_f16_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E4M3FN>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E4M3FN, f8E4M3FN) -> f16>>
@@ -117,8 +127,10 @@ func.func @fp8_fp8_f16_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E4M3FN>
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_f16_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E4M3FN> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E5M2> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x64.fp8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @fp8_bf8_f16_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E5M2>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E4M3FN, f8E5M2) -> f16>>
@@ -129,8 +141,10 @@ func.func @fp8_bf8_f16_16x16x64(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E5M2>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_f16_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E5M2> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E4M3FN> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E4M3FN> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x64.bf8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @bf8_fp8_f16_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E4M3FN>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E5M2, f8E4M3FN) -> f16>>
@@ -141,8 +155,10 @@ func.func @bf8_fp8_f16_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E4M3FN>, 
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_f16_16x16x64
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<32xf8E5M2> to vector<8xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<32xf8E5M2> to vector<8xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<32xf8E5M2> to vector<32xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<32xi8> to vector<8xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<32xi8> to vector<8xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x64.bf8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<8xi32>, vector<8xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @bf8_bf8_f16_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E5M2>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x64, (f8E5M2, f8E5M2) -> f16>>
@@ -153,8 +169,10 @@ func.func @bf8_bf8_f16_16x16x64(%a: vector<32xf8E5M2>, %b: vector<32xf8E5M2>, %c
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_f32_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E4M3FN> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E4M3FN> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x128.fp8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_fp8_f32_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E4M3FN, f8E4M3FN) -> f32>>
@@ -165,8 +183,10 @@ func.func @fp8_fp8_f32_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E4M3FN
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_f32_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E4M3FN> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E5M2> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x128.fp8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @fp8_bf8_f32_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E4M3FN, f8E5M2) -> f32>>
@@ -177,8 +197,10 @@ func.func @fp8_bf8_f32_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E5M2>,
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_f32_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E5M2> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E4M3FN> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x128.bf8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_fp8_f32_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E4M3FN>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E5M2, f8E4M3FN) -> f32>>
@@ -189,8 +211,10 @@ func.func @bf8_fp8_f32_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E4M3FN>,
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_f32_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E5M2> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E5M2> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f32.16x16x128.bf8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf32>) -> vector<8xf32>
 func.func @bf8_bf8_f32_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E5M2>, %c: vector<8xf32>) -> vector<8xf32> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E5M2, f8E5M2) -> f32>>
@@ -201,8 +225,10 @@ func.func @bf8_bf8_f32_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E5M2>, %
 // -----
 
 // CHECK-LABEL: func.func @fp8_fp8_f16_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E4M3FN> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E4M3FN> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x128.fp8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @fp8_fp8_f16_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E4M3FN>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E4M3FN, f8E4M3FN) -> f16>>
@@ -213,8 +239,10 @@ func.func @fp8_fp8_f16_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E4M3FN
 // -----
 
 // CHECK-LABEL: func.func @fp8_bf8_f16_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E4M3FN> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E5M2> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x128.fp8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @fp8_bf8_f16_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E5M2>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E4M3FN, f8E5M2) -> f16>>
@@ -225,8 +253,10 @@ func.func @fp8_bf8_f16_16x16x128(%a: vector<64xf8E4M3FN>, %b: vector<64xf8E5M2>,
 // -----
 
 // CHECK-LABEL: func.func @bf8_fp8_f16_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E5M2> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E4M3FN> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E4M3FN> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x128.bf8_fp8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @bf8_fp8_f16_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E4M3FN>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E5M2, f8E4M3FN) -> f16>>
@@ -237,8 +267,10 @@ func.func @bf8_fp8_f16_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E4M3FN>,
 // -----
 
 // CHECK-LABEL: func.func @bf8_bf8_f16_16x16x128
-// CHECK:         %[[V0:.*]] = llvm.bitcast %arg0 : vector<64xf8E5M2> to vector<16xi32>
-// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %arg1 : vector<64xf8E5M2> to vector<16xi32>
+// CHECK-DAG:     %[[ARG0:.*]] = builtin.unrealized_conversion_cast %arg0 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK-DAG:     %[[ARG1:.*]] = builtin.unrealized_conversion_cast %arg1 : vector<64xf8E5M2> to vector<64xi8>
+// CHECK:         %[[V0:.*]] = llvm.bitcast %[[ARG0]] : vector<64xi8> to vector<16xi32>
+// CHECK-NEXT:    %[[V1:.*]] = llvm.bitcast %[[ARG1]] : vector<64xi8> to vector<16xi32>
 // CHECK-NEXT:    %[[V2:.*]] = rocdl.wmma.f16.16x16x128.bf8_bf8 %[[V0]], %[[V1]], %arg2 : (vector<16xi32>, vector<16xi32>, vector<8xf16>) -> vector<8xf16>
 func.func @bf8_bf8_f16_16x16x128(%a: vector<64xf8E5M2>, %b: vector<64xf8E5M2>, %c: vector<8xf16>) -> vector<8xf16> {
   %m = fly.static : !fly.mma_atom<!fly_rocdl.gfx1250.wmma<16x16x128, (f8E5M2, f8E5M2) -> f16>>

@@ -35,6 +35,12 @@ def ConvertFlyToROCDL : Pass<"convert-fly-to-rocdl"> {
     - `fly.memref.alloca` is an `llvm.alloca` in address space 5 at the start
       of the function's entry block, of cosize(layout) elements.
 
+    Floats LLVM IR has no type for (8-, 6- and 4-bit ones, E8M0) are
+    integers of their width in every LLVM and ROCDL op the pass leaves
+    (loads, stores, element types, vectors, bitcasts), as LLVMTypeConverter
+    makes them in arith and vector ops later; values of those ops meet
+    the converted ones through unrealized casts that cancel out.
+
     Atom calls are lowered by their copy or MMA operation (a tiled_copy or
     tiled_mma operand stands for its atom), through the operation's type
     interface (FlyAtomInterfaces.td): its emitRead / emitWrite / emitCopy

@@ -80,6 +80,31 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         `opsel`, `signA`, `signB`, `clamp` flags. MFMA fp8/bf8 formats
         depend on the chip (gfx942: FNUZ; gfx950: OCP), taken from the
         `chip` option, else from the gpu.module's `#rocdl.target`.
+        gfx950's `rocdl.mfma.scale.f32.{16x16x128,32x32x64}.f8f6f4` call
+        `fly_emu_matrix_scale` with the lane's two scale words as well,
+        `control` packing the formats (cbsz, blgp) and the two opsels.
+      - Packed conversions of 8- and 4-bit floats (`rocdl.cvt.f32.fp8/bf8`,
+        `.pk.f32.fp8/bf8`, `.pk.fp8/bf8.f32`, `.scalef32.pk.{f32,bf16}.fp4`,
+        `.scalef32.pk.fp4.f32`) call `fly_emu_convert(op, control, a, b, c,
+        d)` on their operands' bits; `control` is the byte / word selector
+        and, for fp8/bf8, the chip's encoding (as for MFMA).
+      - LDS loads: `rocdl.raw.ptr.buffer.load.lds` and
+        `rocdl.global.load.lds` (constant size and offset) read M0, the
+        LDS pointer of the wave's first active lane (two
+        `fly_emu_readfirstlane` words), and write the lane's bytes at
+        M0 + offset + lane_id * size: from `fly_emu_buffer_load` at
+        voffset + offset (range-checked) or an `llvm.intr.memcpy` from the
+        global pointer + offset. `rocdl.ds.read.tr{4,8,16}.b64` and
+        `.tr6.b96` call the wave collective `fly_emu_ds_read_tr(%ctx,
+        addr, element_bits, bytes, slot)` and load the result from its
+        frame slot.
+      - The tensor data mover (gfx1250): `rocdl.tensor.load.to.lds`,
+        `rocdl.tensor.store.from.lds` and their `.d2` forms store their
+        descriptor groups to a 20-dword frame slot (groups 2 and 3 zero for
+        `.d2`) and call `fly_emu_tensor(%ctx, flags, slot)`, a wave
+        collective that copies the tile at once (Emu.h), so
+        `rocdl.s.wait.tensorcnt` is erased; `llvm.call_intrinsic
+        "llvm.amdgcn.wave.id"` is the wave id at offset 56.
     In any function, `llvm.call_intrinsic "llvm.amdgcn.rsq"` becomes
     `1.0 / llvm.intr.sqrt`, and `llvm.call_intrinsic "llvm.pow"` becomes
     what the AMDGPU backend makes of it, `exp2(mul_legacy(y, log2(x)))`
@@ -118,9 +143,9 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
 
     Not handled yet, each an error naming the operation: any other ROCDL op
     (sparse and scaled MFMA/WMMA (smfmac, swmmac, f8f6f4), CDNA1/2-only
-    MFMA shapes, gfx1250 WMMA, DPP and swizzle moves,
-    buffer-to-LDS loads, named barriers), wave64 WMMA forms, MFMA with
-    non-constant cbsz/abid/blgp, MFMA fp8/bf8 when the chip is unknown, a
+    MFMA shapes, gfx1250 WMMA, DPP and swizzle moves, named barriers), wave64 WMMA forms, MFMA with
+    non-constant cbsz/abid/blgp, MFMA fp8/bf8 when the chip is unknown, an
+    LDS DMA whose size or offset is not a constant, a
     readlane of a value that is not 32 bits or less or a
     whole number of words, buffer accesses wider than 16 bytes, a call of
     any other `llvm.amdgcn.*` intrinsic or of a `__ockl_`/`__ocml_`

@@ -422,6 +422,12 @@ void mlir::fly::forEachTensorCopyCall(
   algebra::CopyAtom atom = getCopyAtom(ar, getCopyAtomType(atomLike));
   if (ar.failed())
     return;
+  // A whole-tile operation copies the tensors in one call.
+  if (CopyOpTypeInterface copy = getCopyOperation(atomLike);
+      copy && copy.isWholeTile()) {
+    onCall(TensorCopyCall{src, dst, 0});
+    return;
+  }
   algebra::forEachCopyCall(
       ar, atom, partitionedLayout(src), partitionedLayout(dst),
       [&](const algebra::CopyCall &call) {
@@ -466,6 +472,9 @@ static TensorValue tensorOf(Value v) {
 static LogicalResult checkCopyElements(Operation *op, Type atomLike,
                                        ArrayRef<Type> elements) {
   auto atom = cast<CopyAtomType>(getCopyAtomType(atomLike));
+  // An operation that takes addresses only (an LDS DMA) reads no elements.
+  if (getCopyOperation(atomLike).isUntyped())
+    return success();
   for (Type element : elements) {
     std::optional<int64_t> bytes = getElementByteSize(element);
     if (!element.isIntOrFloat() || !bytes ||
@@ -517,6 +526,13 @@ LogicalResult CopyOp::verify() {
       failed(checkCopySides(*this, getAtom().getType(), getSrc().getType(),
                             getDst().getType())))
     return failure();
+  CopyOpTypeInterface copy = getCopyOperation(getAtom().getType());
+  if (copy.isWholeTile()) {
+    std::string problem =
+        copy.checkTile(getSrc().getType(), getDst().getType());
+    if (!problem.empty())
+      return emitOpError(problem);
+  }
   Arith ar;
   TensorValue src = tensorOf(getSrc());
   int64_t calls = 0;
@@ -565,6 +581,14 @@ LogicalResult CopyAtomCallOp::verify() {
       failed(checkCopySides(*this, getAtom().getType(), getSrc().getType(),
                             getDst().getType())))
     return failure();
+  CopyOpTypeInterface copy = getCopyOperation(getAtom().getType());
+  if (copy.isWholeTile()) {
+    std::string problem =
+        copy.checkTile(getSrc().getType(), getDst().getType());
+    if (!problem.empty())
+      return emitOpError(problem);
+    return success();
+  }
   Arith ar;
   algebra::CopyAtom atom =
       getCopyAtom(ar, getCopyAtomType(getAtom().getType()));

@@ -12,7 +12,7 @@ from ...tracing.trace import builder
 
 __all__ = [
     "BufferCopy", "BufferCopy8b", "BufferCopy16b", "BufferCopy32b", "BufferCopy64b",
-    "BufferCopy128b", "BufferAtomic", "BufferAtomicAdd", "BufferAtomicMax", "BufferAtomicMin",
+    "BufferCopy128b", "BufferCopyLDS", "BufferCopyLDS32b", "BufferCopyLDS128b", "BufferAtomic", "BufferAtomicAdd", "BufferAtomicMax", "BufferAtomicMin",
     "BufferAtomicPkAdd", "make_buffer_ptr", "make_buffer_tensor", "get_buffer_rsrc",
 ]
 
@@ -35,6 +35,18 @@ class CopyOpCDNA3BufferCopyType(FlyType):
         cache = _int("BufferCopy", "cache_modifier", cache_modifier)
         suffix = f", cache = {cache}" if cache else ""
         return cls.parse(f"!fly_rocdl.cdna3.buffer_copy<{bits}{suffix}>")
+
+
+class CopyOpCDNA3BufferCopyLDSType(FlyType):
+    """`!fly_rocdl.cdna3.buffer_copy_lds<BITS>`: a buffer load of BITS bits
+    per lane written straight to LDS (`buffer_load_dword ... lds`)."""
+
+    kinds = ("cdna3.buffer_copy_lds",)
+
+    @classmethod
+    def get(cls, bit_size):
+        bits = _int("BufferCopyLDS", "bit_size", bit_size)
+        return cls.parse(f"!fly_rocdl.cdna3.buffer_copy_lds<{bits}>")
 
 
 class CopyOpCDNA3BufferAtomicType(FlyType):
@@ -73,6 +85,25 @@ def BufferCopy16b(cache_modifier=0): return BufferCopy(16, cache_modifier)
 def BufferCopy32b(cache_modifier=0): return BufferCopy(32, cache_modifier)
 def BufferCopy64b(cache_modifier=0): return BufferCopy(64, cache_modifier)
 def BufferCopy128b(cache_modifier=0): return BufferCopy(128, cache_modifier)
+
+
+def BufferCopyLDS(bit_size):
+    """A buffer load of `bit_size` bits (32, or 128 where the chip has it:
+    gfx950) per lane that writes LDS directly, without registers: the
+    source is in buffer memory (range-checked: a dword past num_records
+    writes 0), the destination in LDS. The hardware writes a wave's data at
+    M0 + imm_offset + lane * bit_size / 8, M0 being the destination of the
+    wave's first active lane, so a wave's calls fill one contiguous run.
+    The tensors' elements need not be bit_size wide (only the addresses
+    count). Fields set with fx.copy(..., soffset=, imm_offset=): `soffset`
+    (elements of the source) and `imm_offset` (bytes, a Python int: the
+    instruction's offset, added to both addresses). The compiler waits for
+    the data before LDS is read."""
+    return CopyOpCDNA3BufferCopyLDSType.get(bit_size)
+
+
+def BufferCopyLDS32b(): return BufferCopyLDS(32)
+def BufferCopyLDS128b(): return BufferCopyLDS(128)
 
 
 def BufferAtomic(atomic_op, val_type):

@@ -42,6 +42,22 @@ def Fly_CopyOpTypeInterface : TypeInterface<"CopyOpTypeInterface"> {
     InterfaceMethod<[{Whether a call combines its values into the
       destination (an atomic: no call has a value result).}],
       "bool", "isAtomic", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{Whether a call uses its memory operands for their
+      addresses only (an LDS DMA moves its own width from the source's
+      address to the destination's): their element types then need not
+      have the atom's value width.}],
+      "bool", "isUntyped", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{Whether a call moves a whole tile (a descriptor-driven
+      DMA such as gfx1250's tensor data mover): `fly.copy` is then one
+      call on the whole source and destination, whatever their shapes, and
+      a call's operands are checked by checkTile instead of the traits'
+      value counts.}],
+      "bool", "isWholeTile", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{For a whole-tile operation: whether one call may copy
+      `src` to `dst` (fly memref types): empty, or what is wrong.}],
+      "std::string", "checkTile", (ins "::mlir::Type":$src,
+                                       "::mlir::Type":$dst),
+      [{}], [{ return {}; }]>,
     InterfaceMethod<[{Whether a call may read from a memref of this fly
       type (a fly MemTensorType: the address spaces and element types the
       instructions take): empty, or what is wrong. The memref operands of

@@ -119,4 +119,27 @@ def FlyROCDL_BufferAtomicCDNA3
   let hasCustomAssemblyFormat = 1;
 }
 
+def FlyROCDL_BufferCopyLDSCDNA3
+    : FlyROCDL_CopyOp<"BufferCopyLDSCDNA3", "cdna3.buffer_copy_lds",
+                      ["getFields", "checkSource", "checkDestination",
+                       "emitCopy", "isUntyped"]> {
+  let summary = "a buffer load of 32 or 128 bits per lane straight into LDS";
+  let description = [{
+    `!fly_rocdl.cdna3.buffer_copy_lds<32>`: `buffer_load_dword ... lds`
+    (rocdl.raw.ptr.buffer.load.lds), 128 bits (`_dwordx4`) on the chips
+    whose table has that width (gfx950). The source is in buffer memory
+    (range-checked: a dword past num_records writes 0), the destination in
+    LDS. The instruction writes LDS at M0 + imm_offset + lane * width,
+    where M0 is the destination pointer of the wave's first active lane
+    (LLVM reads it with readfirstlane): a wave's calls fill one contiguous
+    run of LDS, lane by lane, whatever the other lanes' destinations.
+    The operands are used for their addresses only, so their elements need
+    not have the atom's value width. Run-time fields: `soffset` (i32,
+    elements of the source) and `imm_offset` (i32, bytes, a constant: the
+    instruction's offset field, added to both addresses), 0 by default.
+  }];
+  let parameters = (ins "int32_t":$bits);
+  let assemblyFormat = "`<` $bits `>`";
+}
+
 #endif // FLY_DIALECT_FLYROCDL_IR_CDNA3_COPYATOMS_TD
