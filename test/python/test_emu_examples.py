@@ -1,5 +1,7 @@
-"""Every Python example (examples/*.py) on the CPU emulator, for a wave64
-chip (gfx942) and a wave32 chip (gfx1100).
+"""Every Python example (examples/*.py) on the CPU emulator, on the chips
+EXAMPLES lists for it: the generic ones on a wave64 chip (gfx942) and a
+wave32 chip (gfx1100), the ones of a matrix-instruction family on the chips
+that have it.
 
 Each example is a self-checking program: it runs its kernels on several
 shapes, compares with numpy and prints PASS (exit 0) or FAIL (exit 1). Here
@@ -17,9 +19,14 @@ import pytest
 
 from conftest import REPO_ROOT
 
-EXAMPLES = ["vector_add", "tiled_copy_lds", "fma_gemm", "gather_scatter", "warp_collectives",
-            "block_scan", "language_tour"]
 CHIPS = ["gfx942", "gfx1100"]
+# example -> the chips it runs on
+EXAMPLES = {name: CHIPS for name in ["vector_add", "tiled_copy_lds", "fma_gemm", "gather_scatter",
+                                     "warp_collectives", "block_scan", "language_tour",
+                                     "buffer_tiled_copy"]}
+EXAMPLES["mfma_gemm"] = ["gfx942", "gfx950"]
+EXAMPLES["wmma_gemm"] = ["gfx1100", "gfx1201", "gfx1250"]
+EXAMPLES["tdm_copy"] = ["gfx1250"]  # the tensor data mover: gfx1250 only
 
 # Runs an example's main() and then reports how its jit functions were
 # compiled (each compiled artifact: emulator or not, for which chip).
@@ -44,8 +51,7 @@ def test_every_example_is_listed():
     assert found == sorted(EXAMPLES)
 
 
-@pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("name,chip", [(name, chip) for name, chips in EXAMPLES.items() for chip in chips])
 def test_example_passes_on_the_emulator(tmp_path, chip, name):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ARCH": chip,
            "PYTHONPATH": str(REPO_ROOT / "frontend" / "python"),
