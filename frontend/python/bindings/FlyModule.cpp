@@ -176,8 +176,7 @@ nb::dict typeMembers(const TypeHandle &h) {
       prefix.outer = *last;
       d["inner"] = nb::cast(TypeHandle{ComposedLayoutType::get(ctx, prefix)});
     }
-    alg::ComposedLayout copy = *c;
-    d["offset"] = tuple(copy.domainOffset());
+    d["offset"] = tuple(c->domainOffset());
     d["outer"] = layout(c->outer);
   } else if (auto p = mlir::dyn_cast<PointerType>(h.type)) {
     d["alignment"] = p.getAlignment();

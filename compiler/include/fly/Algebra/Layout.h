@@ -90,6 +90,9 @@ struct ComposedLayout {
   /// The offset added to the outer layout's index (where a slice of the
   /// domain adds its offset).
   IntTuple &domainOffset() { return chain.empty() ? offset : chain.back().offset; }
+  const IntTuple &domainOffset() const {
+    return chain.empty() ? offset : chain.back().offset;
+  }
 };
 
 /// `inner o offset o outer` with composed layouts on either side flattened
