@@ -25,6 +25,7 @@ EXAMPLES = {name: CHIPS for name in ["vector_add", "tiled_copy_lds", "fma_gemm",
                                      "warp_collectives", "block_scan", "language_tour",
                                      "buffer_tiled_copy"]}
 EXAMPLES["mfma_gemm"] = ["gfx942", "gfx950"]
+EXAMPLES["mx_gemm"] = ["gfx942", "gfx950"]  # fp8 on both; MX (MFMA_Scale) on gfx950
 EXAMPLES["wmma_gemm"] = ["gfx1100", "gfx1201", "gfx1250"]
 EXAMPLES["tdm_copy"] = ["gfx1250"]  # the tensor data mover: gfx1250 only
 
