@@ -51,6 +51,12 @@ hostObject(Module &module, StringRef bitcode, StringRef kind,
   if (!host)
     return host.takeError();
   host->setCodeGenOptLevel(optLevel);
+  // The x86 bf16 conversions (AVX512-BF16's and AVX-NE-CONVERT's
+  // vcvtneps2bf16) flush denormal inputs to zero, where the GPU's rounding
+  // keeps them: an emulated kernel's bf16 results must not depend on the
+  // host CPU, so fptrunc to bf16 stays the integer rounding sequence.
+  for (const char *feature : {"avx512bf16", "avxneconvert", "amx-bf16"})
+    host->getFeatures().AddFeature(feature, /*Enable=*/false);
   std::string target = host->getTargetTriple().str() + " " + host->getCPU() +
                        " " + host->getFeatures().getString();
 
