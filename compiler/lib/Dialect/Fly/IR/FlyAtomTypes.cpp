@@ -41,16 +41,44 @@ algebra::CopyTraits mlir::fly::getCopyTraits(Arith &ar, Type op) {
   return {};
 }
 
+/// The record of `type` in `map` (FlyDialect::AtomRecords), built by
+/// `build` on first use; a record whose building failed is not kept. The
+/// records are static (atom types have no run-time parameters), so the
+/// caller's emitter is never asked for anything.
+template <typename Record, typename Build>
+static Record recorded(Arith &ar, Type type,
+                       llvm::DenseMap<Type, Record> FlyDialect::AtomRecords::*map,
+                       Build &&build) {
+  if (ar.failed())
+    return {};
+  auto *dialect = type.getContext()->getLoadedDialect<FlyDialect>();
+  FlyDialect::AtomRecords &records = dialect->getAtomRecords();
+  {
+    std::lock_guard<std::mutex> lock(records.mutex);
+    auto it = (records.*map).find(type);
+    if (it != (records.*map).end())
+      return it->second;
+  }
+  Record record = build();
+  if (ar.failed())
+    return {};
+  std::lock_guard<std::mutex> lock(records.mutex);
+  (records.*map).try_emplace(type, record);
+  return record;
+}
+
 algebra::CopyAtom mlir::fly::getCopyAtom(Arith &ar, Type atom) {
   auto type = dyn_cast_or_null<CopyAtomType>(atom);
   if (!type) {
     ar.fail("expected a copy_atom type");
     return {};
   }
-  algebra::CopyTraits traits = getCopyTraits(ar, type.getOp());
-  if (ar.failed())
-    return {};
-  return algebra::makeCopyAtom(ar, traits, type.getValueBits());
+  return recorded(ar, type, &FlyDialect::AtomRecords::copyAtoms, [&] {
+    algebra::CopyTraits traits = getCopyTraits(ar, type.getOp());
+    if (ar.failed())
+      return algebra::CopyAtom{};
+    return algebra::makeCopyAtom(ar, traits, type.getValueBits());
+  });
 }
 
 algebra::MmaAtom mlir::fly::getMmaAtom(Arith &ar, Type atom) {
@@ -59,10 +87,13 @@ algebra::MmaAtom mlir::fly::getMmaAtom(Arith &ar, Type atom) {
     ar.fail("expected an mma_atom type");
     return {};
   }
-  if (auto mma = dyn_cast<MmaOpTypeInterface>(type.getOp()))
-    return mma.getMmaTraits(ar);
-  ar.fail("expected an mma operation type");
-  return {};
+  auto mma = dyn_cast<MmaOpTypeInterface>(type.getOp());
+  if (!mma) {
+    ar.fail("expected an mma operation type");
+    return {};
+  }
+  return recorded(ar, type, &FlyDialect::AtomRecords::mmaAtoms,
+                  [&] { return mma.getMmaTraits(ar); });
 }
 
 algebra::TiledCopy mlir::fly::getTiledCopy(Arith &ar, Type atom,
@@ -89,8 +120,10 @@ algebra::TiledCopy mlir::fly::getTiledCopy(Arith &ar, Type type) {
     ar.fail("expected a tiled_copy type");
     return {};
   }
-  return getTiledCopy(ar, tiled.getAtom(), tiled.getLayoutTV().getValue(),
-                      tiled.getTile().getValue());
+  return recorded(ar, tiled, &FlyDialect::AtomRecords::tiledCopies, [&] {
+    return getTiledCopy(ar, tiled.getAtom(), tiled.getLayoutTV().getValue(),
+                        tiled.getTile().getValue());
+  });
 }
 
 algebra::TiledMma mlir::fly::getTiledMma(Arith &ar, Type type) {
@@ -99,11 +132,13 @@ algebra::TiledMma mlir::fly::getTiledMma(Arith &ar, Type type) {
     ar.fail("expected a tiled_mma type");
     return {};
   }
-  std::optional<Tile> permutation;
-  if (tiled.getPermutation())
-    permutation = tiled.getPermutation().getValue();
-  return getTiledMma(ar, tiled.getAtom(), tiled.getAtomLayout().getValue(),
-                     permutation ? &*permutation : nullptr);
+  return recorded(ar, tiled, &FlyDialect::AtomRecords::tiledMmas, [&] {
+    std::optional<Tile> permutation;
+    if (tiled.getPermutation())
+      permutation = tiled.getPermutation().getValue();
+    return getTiledMma(ar, tiled.getAtom(), tiled.getAtomLayout().getValue(),
+                       permutation ? &*permutation : nullptr);
+  });
 }
 
 std::array<Type, 4> mlir::fly::getMmaElementTypes(Type type) {

@@ -1,5 +1,6 @@
 //===- FlyDialect.cpp - The fly dialect -----------------------------------===//
 
+#include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -11,6 +12,7 @@ using namespace mlir::fly;
 #include "fly/Dialect/Fly/IR/FlyDialect.cpp.inc"
 
 void FlyDialect::initialize() {
+  atomRecords = std::make_unique<AtomRecords>();
   registerTypes();
   registerAttributes();
   addOperations<

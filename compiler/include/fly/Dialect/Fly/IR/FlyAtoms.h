@@ -11,13 +11,30 @@
 #define FLY_DIALECT_FLY_IR_FLYATOMS_H
 
 #include "fly/Algebra/TiledCopy.h"
+#include "fly/Algebra/TiledMma.h"
+#include "fly/Dialect/Fly/IR/FlyDialect.h"
 #include "fly/Dialect/Fly/IR/FlyTypes.h"
 
 #include "mlir/IR/Value.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <functional>
+#include <mutex>
 
 namespace mlir::fly {
+
+/// The records built so far, by type (copy_atom, mma_atom, tiled_copy,
+/// tiled_mma). Only records built without an error are kept, so a bad type
+/// reports its error every time it is asked for. Passes over the nested
+/// gpu.modules run on several threads: the maps are guarded.
+struct FlyDialect::AtomRecords {
+  std::mutex mutex;
+  llvm::DenseMap<Type, ::fly::algebra::CopyAtom> copyAtoms;
+  llvm::DenseMap<Type, ::fly::algebra::MmaAtom> mmaAtoms;
+  llvm::DenseMap<Type, ::fly::algebra::TiledCopy> tiledCopies;
+  llvm::DenseMap<Type, ::fly::algebra::TiledMma> tiledMmas;
+};
 
 /// The traits of a copy operation type (universal_copy, universal_atomic).
 ::fly::algebra::CopyTraits getCopyTraits(::fly::algebra::Arith &ar, Type op);

@@ -31,6 +31,18 @@ def Fly_Dialect : Dialect {
     void registerTypes();
     /// Adds the attributes (FlyMemoryTypes.cpp).
     void registerAttributes();
+
+    /// The algebra's records of the atom and tiled-atom types, each built
+    /// once (FlyAtoms.h): a type is immutable and its record a function of
+    /// it alone, while the verifiers, type inference and the lowering ask
+    /// for it at every op that uses the atom.
+    struct AtomRecords;
+    AtomRecords &getAtomRecords() const { return *atomRecords; }
+
+  private:
+    std::unique_ptr<AtomRecords> atomRecords;
+
+  public:
   }];
 }
 
