@@ -146,11 +146,21 @@ const Info kInstructions[] = {
     // gfx950's scaled MFMA: A's and B's formats come from cbsz / blgp.
     {FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4, "v_mfma_scale_f32_16x16x128_f8f6f4", MF, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
     {FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4, "v_mfma_scale_f32_32x32x64_f8f6f4", MF, 32, 32, 64, 1, E::FP8, E::FP8, E::F32},
+    // gfx1250's MX-scaled WMMA, likewise.
+    {FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4, "v_wmma_scale_f32_16x16x128_f8f6f4", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
+    {FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4, "v_wmma_scale16_f32_16x16x128_f8f6f4", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
 };
+
+// The scaled WMMA (gfx1250): its scales are per block of K of a row (column)
+// and come from one half of the wave, not each lane's own values.
+bool isScaledWmma(uint32_t id) {
+  return id == FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4 ||
+         id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4;
+}
 
 bool isScaled(uint32_t id) {
   return id == FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4 ||
-         id == FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4;
+         id == FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4 || isScaledWmma(id);
 }
 
 // The scaled MFMA's operand formats by their cbsz / blgp code.
@@ -229,9 +239,10 @@ uint32_t accumulatorsPerLane(const Info &info) {
 }
 
 // Element e of lane l of A (`isB` false: row i, column k) or B (`isB`:
-// row k, column j). The two are symmetric: a lane holds a row of A and the
-// same-numbered column of B.
-Place inputPlace(const Info &info, uint32_t l, uint32_t e, bool isB) {
+// row k, column j), of element type `type`. The two are symmetric: a lane
+// holds a row of A and the same-numbered column of B.
+Place inputPlace(const Info &info, Elem type, uint32_t l, uint32_t e,
+                 bool isB) {
   uint32_t mn = 0, k = 0, block = 0;
   switch (info.family) {
   case Family::Mfma: {
@@ -256,7 +267,7 @@ Place inputPlace(const Info &info, uint32_t l, uint32_t e, bool isB) {
     // 12-15 in lanes 16-31; 8- and 4-bit elements in one run of K / 2.
     uint32_t h = l / 16;
     mn = l % 16;
-    if (bitsOf(info.a) == 16)
+    if (bitsOf(type) == 16)
       k = (e / 4) * 8 + h * 4 + e % 4;
     else
       k = h * (info.k / 2) + e;
@@ -269,10 +280,17 @@ Place inputPlace(const Info &info, uint32_t l, uint32_t e, bool isB) {
     // 16-31 the odd ones, whatever the element width.
     uint32_t h = l / 16;
     mn = l % 16;
-    if (bitsOf(info.a) == 32)
+    if (isScaledWmma(info.id)) {
+      // The f8f6f4 operands of the scaled WMMA (its ISA's f8f6f4 tables):
+      // runs of 128 bits of K (16 8-bit values, 32 4-bit ones; 6-bit ones
+      // in runs of 32 as well), lanes 0-15 the even runs.
+      uint32_t run = bitsOf(type) == 8 ? 16 : 32;
+      k = (e / run) * 2 * run + h * run + e % run;
+    } else if (bitsOf(type) == 32) {
       k = h * 2 + e;
-    else
+    } else {
       k = (e / 8) * 16 + h * 8 + e % 8;
+    }
     break;
   }
   }
@@ -488,6 +506,10 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
       return fail("%s with cbsz 0x%llx / blgp 0x%llx: the formats are 0-4 "
                   "(fp8, bf8, fp6, bf6, fp4)",
                   info->name, control & 0xFFu, (control >> 8) & 0xFu);
+    if (isScaledWmma(id) && (control & 0xA000u))
+      return fail("%s with scale selectors %llu / %llu: each is 0 (lanes "
+                  "0-15 hold the scales) or 1 (lanes 16-31)",
+                  info->name, (control >> 12) & 3u, (control >> 14) & 3u);
   } else if (control & 0xFFFu)
     return fail("%s with cbsz/abid/blgp = 0x%llx: the broadcast and lane-"
                 "group controls are not emulated",
@@ -549,24 +571,42 @@ void computeMatrix(WaveLanes &w) {
   b.assign(size_t(blocks) * K * N, 0);
   c.assign(size_t(blocks) * M * N, 0);
   const uint32_t inputs = inputsPerLane(in), accs = accumulatorsPerLane(in);
+  const bool scaledMfma = scaled && !isScaledWmma(id);
   for (uint32_t l = 0; l < w.size; ++l) {
     const MatrixLane *lane = laneOf(l);
     auto *ra = static_cast<const uint8_t *>(lane->a);
     auto *rb = static_cast<const uint8_t *>(lane->b);
     auto *rc = static_cast<const uint8_t *>(lane->c);
     // A scaled MFMA's lane scales its 32 values of K by its E8M0 byte.
-    const double scaleA = scaled ? decodeE8M0(uint8_t(lane->scaleA >> (8 * opselA))) : 1;
-    const double scaleB = scaled ? decodeE8M0(uint8_t(lane->scaleB >> (8 * opselB))) : 1;
+    const double scaleA = scaledMfma ? decodeE8M0(uint8_t(lane->scaleA >> (8 * opselA))) : 1;
+    const double scaleB = scaledMfma ? decodeE8M0(uint8_t(lane->scaleB >> (8 * opselB))) : 1;
     for (uint32_t e = 0; e < inputs; ++e) {
-      Place p = inputPlace(in, l, e, false);
+      Place p = inputPlace(in, typeA, l, e, false);
       a[(size_t(p.block) * M + p.row) * K + p.col] = readElem(ra, typeA, e, signA, ocp) * scaleA;
-      p = inputPlace(in, l, e, true);
+      p = inputPlace(in, typeB, l, e, true);
       b[(size_t(p.block) * K + p.row) * N + p.col] = readElem(rb, typeB, e, signB, ocp) * scaleB;
     }
     for (uint32_t e = 0; e < accs; ++e) {
       Place p;
       if (accumulatorPlace(in, l, e, opsel, p))
         c[(size_t(p.block) * M + p.row) * N + p.col] = readElem(rc, in.c, e, false, ocp);
+    }
+  }
+
+  // A scaled WMMA's value of row (column) i in K block j is times byte j
+  // of the scale lane 16 opsel + i holds (blocks of 32 values; of 16 for
+  // SCALE16, whose scales are 64 bits).
+  if (isScaledWmma(id)) {
+    const uint32_t block =
+        id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 ? 16 : 32;
+    for (uint32_t i = 0; i < 16; ++i) {
+      const uint64_t wordA = laneOf(16 * opselA + i)->scaleA;
+      const uint64_t wordB = laneOf(16 * opselB + i)->scaleB;
+      for (uint32_t k = 0; k < K; ++k) {
+        const uint32_t shift = 8 * (k / block);
+        a[i * K + k] *= decodeE8M0(uint8_t(wordA >> shift));
+        b[k * N + i] *= decodeE8M0(uint8_t(wordB >> shift));
+      }
     }
   }
 
@@ -634,7 +674,7 @@ extern "C" void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op,
 extern "C" void fly_emu_matrix_scale(FlyEmuContext *ctx, uint32_t op,
                                      uint32_t control, const void *a,
                                      const void *b, const void *c, void *d,
-                                     uint32_t scale_a, uint32_t scale_b) {
+                                     uint64_t scale_a, uint64_t scale_b) {
   using namespace fly::emu;
   Fiber &f = *static_cast<Fiber *>(ctx->runtime);
   MatrixLane lane{op, control, a, b, c, d, scale_a, scale_b};

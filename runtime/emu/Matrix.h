@@ -22,7 +22,7 @@ struct MatrixLane {
   uint32_t control; // FLY_EMU_MATRIX_* bits
   const void *a, *b, *c;
   void *d;
-  uint32_t scaleA = 0, scaleB = 0; // scaled MFMA: the E8M0 scales
+  uint64_t scaleA = 0, scaleB = 0; // scaled MFMA / WMMA: the E8M0 scales
 };
 
 // Computes the matrix instruction of a wave: lanes.in[i] is lane i's

@@ -19,6 +19,8 @@ import pytest
 DATA = Path(__file__).parent / "data" / "flydsl_api"
 CATALOG = json.loads((DATA / "stable-apis.json").read_text())
 SIGNATURES = json.loads((DATA / "signatures-0.4.2.json").read_text())
+# gfx1250's fx.rocdl.cdna5 names, outside FlyDSL's stable catalog.
+CDNA5_SIGNATURES = json.loads((DATA / "signatures-0.4.2-cdna5.json").read_text())
 
 
 def _listed(name: str) -> set[str]:
@@ -148,6 +150,14 @@ def test_signature_accepts_flydsls_calls(path):
     if path in SIGNATURE_NOT_YET:
         assert problems, f"{path} fits now: remove it from data/flydsl_api/signature_not_yet.txt"
         return
+    assert not problems, f"{path}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("path", sorted(CDNA5_SIGNATURES))
+def test_cdna5_signature_accepts_flydsls_calls(path):
+    ours = _parameters(resolve(path))
+    assert ours is not None, f"{path} does not resolve to a callable"
+    problems = signature_problems(CDNA5_SIGNATURES[path], ours)
     assert not problems, f"{path}: " + "; ".join(problems)
 
 

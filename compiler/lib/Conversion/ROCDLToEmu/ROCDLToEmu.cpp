@@ -98,7 +98,10 @@ struct MatrixForm {
   uint32_t id;
   uint32_t aBytes, cBytes;
   bool fp8 = false; // MFMA fp8/bf8: the format depends on the chip
-  bool scaled = false; // gfx950's scaled MFMA: A's and B's sizes vary
+  /// The scaled forms: A's and B's sizes vary with their formats, given
+  /// as constant operands (gfx950's MFMA) or attributes (gfx1250's WMMA).
+  enum Scaled : uint8_t { NotScaled, ScaledMfma, ScaledWmma } scaled =
+      NotScaled;
 };
 
 const MatrixForm kMatrixForms[] = {
@@ -186,15 +189,31 @@ const MatrixForm kMatrixForms[] = {
     {"rocdl.wmma.f16.16x16x128.bf8_bf8", 91, 64, 16},
     // gfx950's scaled MFMA (fly_emu_matrix_scale): A and B are 32 values a
     // lane of the formats cbsz / blgp name, so their sizes vary.
-    {"rocdl.mfma.scale.f32.16x16x128.f8f6f4", 100, 0, 16, false, true},
-    {"rocdl.mfma.scale.f32.32x32x64.f8f6f4", 101, 0, 64, false, true},
+    {"rocdl.mfma.scale.f32.16x16x128.f8f6f4", 100, 0, 16, false,
+     MatrixForm::ScaledMfma},
+    {"rocdl.mfma.scale.f32.32x32x64.f8f6f4", 101, 0, 64, false,
+     MatrixForm::ScaledMfma},
+    // gfx1250's MX-scaled WMMA: 64 values a lane of the formats fmtA / fmtB
+    // name; E8M0 scales of 32 (scale16: 64) bits.
+    {"rocdl.wmma.scale.f32.16x16x128.f8f6f4", 102, 0, 32, false,
+     MatrixForm::ScaledWmma},
+    {"rocdl.wmma.scale16.f32.16x16x128.f8f6f4", 103, 0, 32, false,
+     MatrixForm::ScaledWmma},
 };
 
-/// The bytes of a scaled MFMA's A or B in the format `code` (cbsz / blgp:
-/// fp8, bf8, fp6, bf6, fp4): 32 values a lane; 0 for no format.
-uint64_t scaledOperandBytes(int64_t code) {
-  static constexpr uint64_t bytes[] = {32, 32, 24, 24, 16};
-  return code >= 0 && code < 5 ? bytes[code] : 0;
+/// The bytes of a scaled MMA's A or B in the format `code` (cbsz / blgp,
+/// fmtA / fmtB: fp8, bf8, fp6, bf6, fp4), `values` of them a lane; 0 for
+/// no format.
+uint64_t scaledOperandBytes(int64_t code, uint64_t values) {
+  static constexpr uint64_t bits[] = {8, 8, 6, 6, 4};
+  return code >= 0 && code < 5 ? bits[code] * values / 8 : 0;
+}
+
+/// An integer attribute of an op (the scaled WMMA's formats and
+/// modifiers), 0 when absent.
+int64_t intAttr(Operation *op, StringRef name) {
+  auto attr = op->getAttrOfType<IntegerAttr>(name);
+  return attr ? attr.getValue().getZExtValue() : 0;
 }
 
 /// FlyEmuMatrixOp control bits (Emu.h).
@@ -417,25 +436,40 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
     if (!form)
       return "has operand types of no form the emulator runs (MFMA: CDNA3's; "
              "WMMA: the wave32 forms of gfx11, gfx12 and gfx1250)";
-    if (form->scaled) {
+    // The registers' bytes (vector<6xi32> has 24; its data-layout size is
+    // a power of two).
+    auto registerBytes = [](Type type) -> uint64_t {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector && vector.getElementType().isInteger(32)
+                 ? 4 * vector.getNumElements()
+                 : 0;
+    };
+    auto sizesFit = [&](int64_t formatA, int64_t formatB, uint64_t values) {
+      return scaledOperandBytes(formatA, values) ==
+                 registerBytes(op->getOperand(0).getType()) &&
+             scaledOperandBytes(formatB, values) ==
+                 registerBytes(op->getOperand(1).getType());
+    };
+    if (form->scaled == MatrixForm::ScaledMfma) {
       for (unsigned i : {3u, 4u, 5u, 7u})
         if (constantOperand(op, i) < 0)
           return "has a format (cbsz, blgp) or opsel operand that is not a "
                  "constant";
-      // The registers' bytes (vector<6xi32> has 24; its data-layout size is
-      // a power of two).
-      auto registerBytes = [](Type type) -> uint64_t {
-        auto vector = dyn_cast<VectorType>(type);
-        return vector && vector.getElementType().isInteger(32)
-                   ? 4 * vector.getNumElements()
-                   : 0;
-      };
-      if (scaledOperandBytes(constantOperand(op, 3)) !=
-              registerBytes(op->getOperand(0).getType()) ||
-          scaledOperandBytes(constantOperand(op, 4)) !=
-              registerBytes(op->getOperand(1).getType()))
+      if (!sizesFit(constantOperand(op, 3), constantOperand(op, 4), 32))
         return "has A or B registers of a size its formats (cbsz, blgp) do "
                "not take: 32 bytes for fp8/bf8, 24 for fp6/bf6, 16 for fp4";
+    } else if (form->scaled == MatrixForm::ScaledWmma) {
+      if (!sizesFit(intAttr(op, "fmtA"), intAttr(op, "fmtB"), 64))
+        return "has A or B registers of a size its formats (fmtA, fmtB) do "
+               "not take: 64 bytes for fp8/bf8, 48 for fp6/bf6, 32 for fp4";
+      if (intAttr(op, "fmtScaleA") != 0 || intAttr(op, "fmtScaleB") != 0)
+        return "has scales of a format the emulator does not run (fmtScaleA, "
+               "fmtScaleB: only 0, E8M0)";
+      if (intAttr(op, "modC") != 0)
+        return "has a C modifier (modC), which the emulator does not run";
+      if (intAttr(op, "scaleAType") > 1 || intAttr(op, "scaleBType") > 1)
+        return "has a scale selector (scaleAType, scaleBType) other than 0 "
+               "(lanes 0-15) or 1 (lanes 16-31)";
     } else if (isMfma(op))
       for (unsigned i = 3; i < 6; ++i)
         if (constantOperand(op, i) < 0)
@@ -1068,12 +1102,18 @@ void BodyLowering::lowerMatrix(Operation *op) {
   Location loc = op->getLoc();
   const MatrixForm *form = matrixForm(op, layout);
   uint32_t control = 0;
-  if (form->scaled) {
+  if (form->scaled == MatrixForm::ScaledMfma) {
     // The formats as cbsz and blgp, the scale bytes as opsel (Emu.h).
     control = uint32_t(constantOperand(op, 3)) |
               uint32_t(constantOperand(op, 4)) << 8 |
               (uint32_t(constantOperand(op, 5)) & 3) << 12 |
               (uint32_t(constantOperand(op, 7)) & 3) << 14;
+  } else if (form->scaled == MatrixForm::ScaledWmma) {
+    // Likewise from the attributes; the scale selectors as opsel.
+    control = uint32_t(intAttr(op, "fmtA")) |
+              uint32_t(intAttr(op, "fmtB")) << 8 |
+              (uint32_t(intAttr(op, "scaleAType")) & 3) << 12 |
+              (uint32_t(intAttr(op, "scaleBType")) & 3) << 14;
   } else if (isMfma(op)) {
     // cbsz (4 bits), abid (4 bits), blgp (3 bits); a value too wide for
     // its field stays nonzero, which the runtime rejects anyway.
@@ -1106,7 +1146,15 @@ void BodyLowering::lowerMatrix(Operation *op) {
                              constI32(b, loc, control), slots[0], slots[1],
                              slots[2], dSlot};
   if (form->scaled) {
-    args.append({op->getOperand(6), op->getOperand(8)});
+    // The scales (operands 6 and 8 of the MFMA, 3 and 4 of the WMMA), as
+    // 64-bit words.
+    bool mfma = form->scaled == MatrixForm::ScaledMfma;
+    for (unsigned i : {mfma ? 6u : 3u, mfma ? 8u : 4u}) {
+      Value scale = op->getOperand(i);
+      if (!scale.getType().isInteger(64))
+        scale = LLVM::ZExtOp::create(b, loc, b.getI64Type(), scale);
+      args.push_back(scale);
+    }
     call(b, loc, "fly_emu_matrix_scale", nullptr, args);
   } else {
     call(b, loc, "fly_emu_matrix", nullptr, args);

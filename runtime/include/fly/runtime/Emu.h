@@ -364,7 +364,16 @@ typedef enum FlyEmuMatrixOp {
    * times 2^(e - 127) of the E8M0 byte e of its lane's scale that opsel
    * picks (0xFF: NaN). */
   FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4 = 100,
-  FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4 = 101
+  FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4 = 101,
+  /* gfx1250's MX-scaled WMMA, through fly_emu_matrix_scale, wave32: the
+   * formats as the MFMA's (matrix_a_fmt, matrix_b_fmt), 64 values a lane
+   * in runs of 16 (8-bit) or 32 (6- and 4-bit) of K, lanes 0-15 the even
+   * runs. A value of row (column) i in K block j is times the E8M0 byte j
+   * of the scale of lane i (OPSEL_A/B 0) or 16 + i (1): blocks of 32
+   * values, four bytes to a scale (the low 32 bits); SCALE16: of 16, eight
+   * bytes to a scale. */
+  FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4 = 102,
+  FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 = 103
 } FlyEmuMatrixOp;
 
 /* The `control` word: the instruction's modifiers. */
@@ -376,16 +385,17 @@ typedef enum FlyEmuMatrixOp {
 #define FLY_EMU_MATRIX_SIGN_B 0x40000u /* iu8/iu4: B is signed             */
 #define FLY_EMU_MATRIX_CLAMP 0x80000u  /* iu8/iu4: saturate D to i32       */
 #define FLY_EMU_MATRIX_OCP_FP8 0x100000u /* MFMA fp8/bf8 are OCP (gfx950) */
-#define FLY_EMU_MATRIX_OPSEL_A(x) (((uint32_t)(x) & 3u) << 12) /* scaled MFMA */
-#define FLY_EMU_MATRIX_OPSEL_B(x) (((uint32_t)(x) & 3u) << 14) /* scaled MFMA */
+#define FLY_EMU_MATRIX_OPSEL_A(x) (((uint32_t)(x) & 3u) << 12) /* scaled MMA */
+#define FLY_EMU_MATRIX_OPSEL_B(x) (((uint32_t)(x) & 3u) << 14) /* scaled MMA */
 
 /* One matrix instruction `op` (a FlyEmuMatrixOp) for this lane. */
 void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op, uint32_t control,
                     const void *a, const void *b, const void *c, void *d);
-/* A scaled MFMA: the same with this lane's scales of A and B. */
+/* A scaled MFMA or WMMA: the same with this lane's scales of A and B
+ * (32-bit ones zero-extended). */
 void fly_emu_matrix_scale(FlyEmuContext *ctx, uint32_t op, uint32_t control,
                           const void *a, const void *b, const void *c, void *d,
-                          uint32_t scale_a, uint32_t scale_b);
+                          uint64_t scale_a, uint64_t scale_b);
 
 /* ---- Tensor data mover (gfx1250) -------------------------------------------
  *

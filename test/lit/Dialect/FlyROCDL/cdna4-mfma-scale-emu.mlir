@@ -1,7 +1,8 @@
 // gfx950's scaled MFMA through convert-rocdl-to-emu: A, B and C spilled to
 // frame slots and one fly_emu_matrix_scale(ctx, op, control, a, b, c, d,
-// scale_a, scale_b), control = cbsz | blgp << 8 | opsel_a << 12 |
-// opsel_b << 14 (Emu.h). A and B sizes follow their formats.
+// scale_a, scale_b) (the scales zero-extended to i64), control = cbsz |
+// blgp << 8 | opsel_a << 12 | opsel_b << 14 (Emu.h). A and B sizes follow
+// their formats.
 // RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))' -verify-diagnostics | FileCheck %s
 
 // fp8 A (8 registers), fp4 B (4): cbsz 0, blgp 4, opsel 2 and 3:
@@ -10,7 +11,9 @@
 // CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %{{.*}}: vector<8xi32>, %{{.*}}: vector<4xi32>, %{{.*}}: vector<4xf32>, %[[SA:.*]]: i32, %[[SB:.*]]: i32, %{{.*}}: !llvm.ptr)
 // CHECK-DAG: %[[OP:.*]] = llvm.mlir.constant(100 : i32) : i32
 // CHECK-DAG: %[[CTL:.*]] = llvm.mlir.constant(58368 : i32) : i32
-// CHECK: llvm.call @fly_emu_matrix_scale(%[[CTX]], %[[OP]], %[[CTL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SA]], %[[SB]]) : (!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32) -> ()
+// CHECK-DAG: %[[SA64:.*]] = llvm.zext %[[SA]] : i32 to i64
+// CHECK-DAG: %[[SB64:.*]] = llvm.zext %[[SB]] : i32 to i64
+// CHECK: llvm.call @fly_emu_matrix_scale(%[[CTX]], %[[OP]], %[[CTL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SA64]], %[[SB64]]) : (!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64) -> ()
 // CHECK-NOT: rocdl.mfma
 gpu.module @fp8_fp4 {
   llvm.func @k(%a: vector<8xi32>, %b: vector<4xi32>, %c: vector<4xf32>, %sa: i32, %sb: i32, %out: !llvm.ptr) attributes {rocdl.kernel} {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CDNA3/Mfma.h"
+#include "ScaleFormats.h"
 
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
@@ -15,32 +16,13 @@ using namespace mlir;
 using namespace mlir::fly_rocdl;
 namespace algebra = ::fly::algebra;
 
-namespace {
-
-/// The instruction's code of an operand format (cbsz for A, blgp for B),
-/// or -1 for a type it does not take.
-int32_t formatCode(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return 0;
-  if (isa<Float8E5M2Type>(t))
-    return 1;
-  if (isa<Float6E2M3FNType>(t))
-    return 2;
-  if (isa<Float6E3M2FNType>(t))
-    return 3;
-  if (isa<Float4E2M1FNType>(t))
-    return 4;
-  return -1;
-}
-
-} // namespace
-
 LogicalResult
 MfmaScaleCDNA4Type::verify(function_ref<InFlightDiagnostic()> emitError,
                            int32_t m, int32_t n, int32_t k, Type a, Type b,
                            Type acc, int32_t opselA, int32_t opselB) {
   bool shape = (m == 16 && n == 16 && k == 128) || (m == 32 && n == 32 && k == 64);
-  if (!shape || formatCode(a) < 0 || formatCode(b) < 0 || !acc.isF32())
+  if (!shape || f8f6f4FormatCode(a) < 0 || f8f6f4FormatCode(b) < 0 ||
+      !acc.isF32())
     return emitError() << "cdna4.mfma_scale: no scaled MFMA is " << m << "x"
                        << n << "x" << k << " (" << a << ", " << b << ") -> "
                        << acc
@@ -84,13 +66,6 @@ Value MfmaScaleCDNA4Type::emitMma(OpBuilder &b, Location loc, Value atom,
     return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
                                     b.getI32IntegerAttr(v));
   };
-  auto packed = [&](Value v) -> Value {
-    auto vector = cast<VectorType>(v.getType());
-    int64_t bits =
-        vector.getNumElements() * vector.getElementType().getIntOrFloatBitWidth();
-    return LLVM::BitcastOp::create(
-        b, loc, VectorType::get({bits / 32}, b.getI32Type()), v);
-  };
   auto scale = [&](StringRef field) -> Value {
     Value v = fly::getAtomFieldValue(atom, field);
     return v ? v : i32(0);
@@ -98,8 +73,10 @@ Value MfmaScaleCDNA4Type::emitMma(OpBuilder &b, Location loc, Value atom,
   StringRef op = getM() == 16 ? "rocdl.mfma.scale.f32.16x16x128.f8f6f4"
                               : "rocdl.mfma.scale.f32.32x32x64.f8f6f4";
   OperationState state(loc, op);
-  state.addOperands({packed(a), packed(bv), fly::accumulatorOf(b, loc, atom, c),
-                     i32(formatCode(getElemA())), i32(formatCode(getElemB())),
+  state.addOperands({packedIntoI32(b, loc, a), packedIntoI32(b, loc, bv),
+                     fly::accumulatorOf(b, loc, atom, c),
+                     i32(f8f6f4FormatCode(getElemA())),
+                     i32(f8f6f4FormatCode(getElemB())),
                      i32(getOpselA()), scale("scale_a"), i32(getOpselB()),
                      scale("scale_b")});
   state.addTypes(c.getType());
