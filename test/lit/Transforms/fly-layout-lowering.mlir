@@ -123,3 +123,29 @@ func.func @cosize_without_division(%m: i32, %n: i32, %s: i32) -> i32 {
   %v = fly.get_scalar(%c) : (!fly.int_tuple<?>) -> i32
   return %v : i32
 }
+
+// -----
+
+// A stride that is a constant multiple of a dynamic one (a tile mode of a
+// divided layout, 128 * s) scales the coordinate first: b * 128 * s, so
+// that the terms i * s and (b * 128) * s share the factor s as written and
+// LLVM folds the sum into one multiply, (i + b * 128) * s.
+// CHECK-LABEL: func.func @tile_stride
+// CHECK-SAME:    (%[[S:.*]]: i32, %[[I:.*]]: i32, %[[B:.*]]: i32)
+// CHECK:         %[[C128:.*]] = arith.constant 128 : i32
+// CHECK:         %[[ROW:.*]] = arith.muli %[[I]], %[[S]] : i32
+// CHECK-NEXT:    %[[BC:.*]] = arith.muli %[[B]], %[[C128]] : i32
+// CHECK-NEXT:    %[[TILE:.*]] = arith.muli %[[BC]], %[[S]] : i32
+// CHECK-NEXT:    %[[O:.*]] = arith.addi %[[ROW]], %[[TILE]] : i32
+// CHECK-NEXT:    return %[[O]] : i32
+func.func @tile_stride(%s: i32, %i: i32, %b: i32) -> i32 {
+  %c128 = arith.constant 128 : i32
+  %s128 = arith.muli %s, %c128 : i32
+  %shape = fly.static : !fly.int_tuple<(16,8)>
+  %stride = fly.make_int_tuple(%s, %s128) : (i32, i32) -> !fly.int_tuple<(?,?)>
+  %l = fly.make_layout(%shape, %stride) : (!fly.int_tuple<(16,8)>, !fly.int_tuple<(?,?)>) -> !fly.layout<(16,8):(?,?)>
+  %c = fly.make_int_tuple(%i, %b) : (i32, i32) -> !fly.int_tuple<(?,?)>
+  %o = fly.crd2idx(%c, %l) : (!fly.int_tuple<(?,?)>, !fly.layout<(16,8):(?,?)>) -> !fly.int_tuple<?>
+  %v = fly.get_scalar(%o) : (!fly.int_tuple<?>) -> i32
+  return %v : i32
+}

@@ -39,6 +39,31 @@ Value ArithEmitter::materialize(const alg::Int &leaf, Type ty) {
   return v;
 }
 
+/// The constant of an integer `arith.constant`, if `v` is one.
+static std::optional<int64_t> constantOf(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantIntOp>())
+    return c.value();
+  return std::nullopt;
+}
+
+Value ArithEmitter::emitMul(Value lhs, Value rhs) {
+  if (!constantOf(lhs) && !constantOf(rhs)) {
+    for (auto [crd, stride] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+      auto scaled = stride.getDefiningOp<arith::MulIOp>();
+      if (!scaled)
+        continue;
+      Value x = scaled.getLhs(), c = scaled.getRhs();
+      if (constantOf(x))
+        std::swap(x, c);
+      if (!constantOf(c) || constantOf(x))
+        continue;
+      Value crdTimesC = arith::MulIOp::create(b, loc, crd, c);
+      return arith::MulIOp::create(b, loc, crdTimesC, x);
+    }
+  }
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
 uint32_t ArithEmitter::emit(alg::DynOp op, ArrayRef<alg::Int> operands,
                             const alg::Int &result) {
   bool wide = result.isWide();
@@ -57,7 +82,7 @@ uint32_t ArithEmitter::emit(alg::DynOp op, ArrayRef<alg::Int> operands,
     r = arith::SubIOp::create(b, loc, v[0], v[1]);
     break;
   case alg::DynOp::Mul:
-    r = arith::MulIOp::create(b, loc, v[0], v[1]);
+    r = emitMul(v[0], v[1]);
     break;
   case alg::DynOp::Div:
     r = arith::DivSIOp::create(b, loc, v[0], v[1]);

@@ -40,6 +40,13 @@ public:
                 const ::fly::algebra::Int &result) override;
 
 private:
+  /// `a * b`, with the constant factor of a stride `x * C` (a mode of a
+  /// divided or blocked layout) applied to the other operand first:
+  /// `(a * C) * x`. The terms of an offset then share their dynamic
+  /// strides as written, so LLVM factors `c0*C*x + c1*x` into one multiply
+  /// by `x` (`x * C` alone hides the common factor from it).
+  Value emitMul(Value a, Value b);
+
   OpBuilder &b;
   Location loc;
   SmallVector<Value> values;

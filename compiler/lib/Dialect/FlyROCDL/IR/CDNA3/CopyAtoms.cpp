@@ -6,15 +6,18 @@
 // is, at the LLVM level, its resource and an i32 offset in elements
 // (BufferPointer.h); an access gives the instruction the offset in bytes
 // as its vector offset (plus the atom's imm_offset), the atom's soffset
-// (in elements, scaled to bytes) as its scalar offset, and the atom's
-// cache bits as its aux operand. The hardware checks every access against
-// the resource's num_records: that is what the range checks of the
-// emulator model (runtime/emu/Buffer.cpp).
+// (in elements, scaled to bytes) as its scalar offset -- without one, the
+// wave-uniform terms of the offset where range checks allow
+// (BufferOffsets.h) -- and the atom's cache bits as its aux operand. The
+// hardware checks every access against the resource's num_records: that
+// is what the range checks of the emulator model (runtime/emu/Buffer.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 #include "fly/Dialect/FlyROCDL/IR/BufferPointer.h"
+
+#include "BufferOffsets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -150,28 +153,31 @@ LogicalResult GetBufferRsrcOp::verify() {
 
 namespace {
 
-/// The scalar offset of an access: the atom's `soffset` field (elements;
-/// 0 by default) in bytes.
-Value soffsetBytes(OpBuilder &b, Location loc, Value atom,
-                   flyd::MemTensorType buffer) {
+/// The vector and scalar byte offsets of an access. The scalar one is the
+/// atom's `soffset` field (elements) when it has one; else the
+/// wave-uniform part of the pointer's offset where the resource's range
+/// checks allow it (BufferOffsets.h), else 0. The vector one is the rest of
+/// the pointer's offset, plus the atom's `imm_offset` field (bytes) when
+/// the operation has one.
+struct AccessOffsets {
+  Value voffset, soffset;
+};
+AccessOffsets accessOffsets(OpBuilder &b, Location loc, Value atom,
+                            Value pointer, flyd::MemTensorType buffer,
+                            bool hasImmOffset) {
+  int64_t bytes = buffer.getPointer().getElementByteSize();
   Value field = flyd::getAtomFieldValue(atom, "soffset");
-  if (!field)
-    return constantI32(b, loc, 0);
-  return scaled(b, loc, asI32(b, loc, field),
-                buffer.getPointer().getElementByteSize());
-}
-
-/// The vector offset of an access: the pointer's offset in bytes, plus the
-/// atom's `imm_offset` field (bytes) when the operation has one.
-Value voffsetBytes(OpBuilder &b, Location loc, Value atom, Value pointer,
-                   flyd::MemTensorType buffer, bool hasImmOffset) {
-  Value offset = getBufferByteOffset(b, loc, pointer,
-                                     buffer.getPointer().getElementByteSize());
-  if (!hasImmOffset)
-    return offset;
-  if (Value imm = flyd::getAtomFieldValue(atom, "imm_offset"))
-    offset = arith::AddIOp::create(b, loc, offset, asI32(b, loc, imm));
-  return offset;
+  BufferOffsetSplit split =
+      field ? BufferOffsetSplit{getBufferElementOffset(b, loc, pointer), {}}
+            : splitBufferElementOffset(b, loc, pointer);
+  Value voffset = scaled(b, loc, split.varying, bytes);
+  if (hasImmOffset)
+    if (Value imm = flyd::getAtomFieldValue(atom, "imm_offset"))
+      voffset = arith::AddIOp::create(b, loc, voffset, asI32(b, loc, imm));
+  Value soffset = field          ? scaled(b, loc, asI32(b, loc, field), bytes)
+                  : split.uniform ? scaled(b, loc, split.uniform, bytes)
+                                  : constantI32(b, loc, 0);
+  return {voffset, soffset};
 }
 
 /// The register form of `bits` bits the buffer instructions take: i8,
@@ -260,12 +266,12 @@ Value BufferCopyCDNA3Type::emitRead(OpBuilder &b, Location loc, Value atom,
   if (!inBufferMemory(memref))
     return flyd::emitVectorLoad(b, loc, src, memref, count);
   Value rsrc = getBufferRsrc(b, loc, src);
-  Value voffset = voffsetBytes(b, loc, atom, src, memref, true);
-  Value soffset = soffsetBytes(b, loc, atom, memref);
+  AccessOffsets offsets = accessOffsets(b, loc, atom, src, memref, true);
   Type raw = accessType(b.getContext(), getBits());
   Value loaded =
       createOp(b, loc, "rocdl.raw.ptr.buffer.load",
-               {rsrc, voffset, soffset, constantI32(b, loc, getCacheModifier())},
+               {rsrc, offsets.voffset, offsets.soffset,
+                constantI32(b, loc, getCacheModifier())},
                raw)
           ->getResult(0);
   auto vector = VectorType::get({count}, memref.getElementType());
@@ -283,10 +289,9 @@ LogicalResult BufferCopyCDNA3Type::emitWrite(OpBuilder &b, Location loc,
   }
   Value data = LLVM::BitcastOp::create(
       b, loc, accessType(b.getContext(), getBits()), values);
+  AccessOffsets offsets = accessOffsets(b, loc, atom, dst, memref, true);
   createOp(b, loc, "rocdl.raw.ptr.buffer.store",
-           {data, getBufferRsrc(b, loc, dst),
-            voffsetBytes(b, loc, atom, dst, memref, true),
-            soffsetBytes(b, loc, atom, memref),
+           {data, getBufferRsrc(b, loc, dst), offsets.voffset, offsets.soffset,
             constantI32(b, loc, getCacheModifier())});
   return success();
 }
@@ -451,9 +456,9 @@ LogicalResult BufferAtomicCDNA3Type::emitWrite(OpBuilder &b, Location loc,
                                           constantI32(b, loc, 0));
   else if (data.getType() != valueType)
     data = LLVM::BitcastOp::create(b, loc, valueType, data);
+  AccessOffsets offsets = accessOffsets(b, loc, atom, dst, memref, false);
   createOp(b, loc, atomicOpName(getOp(), valueType),
-           {data, getBufferRsrc(b, loc, dst),
-            voffsetBytes(b, loc, atom, dst, memref, false),
-            soffsetBytes(b, loc, atom, memref), constantI32(b, loc, 0)});
+           {data, getBufferRsrc(b, loc, dst), offsets.voffset, offsets.soffset,
+            constantI32(b, loc, 0)});
   return success();
 }
