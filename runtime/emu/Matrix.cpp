@@ -149,13 +149,24 @@ const Info kInstructions[] = {
     // gfx1250's MX-scaled WMMA, likewise.
     {FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4, "v_wmma_scale_f32_16x16x128_f8f6f4", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
     {FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4, "v_wmma_scale16_f32_16x16x128_f8f6f4", W1250, 16, 16, 128, 1, E::FP8, E::FP8, E::F32},
+    // Its fp4-only form, with a 32-row A.
+    {FLY_EMU_WMMA1250_SCALE_F32_32X16X128_F4, "v_wmma_scale_f32_32x16x128_f4", W1250, 32, 16, 128, 1, E::FP4, E::FP4, E::F32},
+    {FLY_EMU_WMMA1250_SCALE16_F32_32X16X128_F4, "v_wmma_scale16_f32_32x16x128_f4", W1250, 32, 16, 128, 1, E::FP4, E::FP4, E::F32},
 };
 
 // The scaled WMMA (gfx1250): its scales are per block of K of a row (column)
 // and come from one half of the wave, not each lane's own values.
 bool isScaledWmma(uint32_t id) {
   return id == FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4 ||
-         id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4;
+         id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 ||
+         id == FLY_EMU_WMMA1250_SCALE_F32_32X16X128_F4 ||
+         id == FLY_EMU_WMMA1250_SCALE16_F32_32X16X128_F4;
+}
+
+// The scaled WMMA whose scales cover 16 values of K (64-bit scales).
+bool isScale16Wmma(uint32_t id) {
+  return id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 ||
+         id == FLY_EMU_WMMA1250_SCALE16_F32_32X16X128_F4;
 }
 
 bool isScaled(uint32_t id) {
@@ -213,8 +224,8 @@ uint32_t waveSizeOf(const Info &info) {
   return info.family == Family::Mfma ? 64 : 32;
 }
 
-// Elements of A (or B) per lane.
-uint32_t inputsPerLane(const Info &info) {
+// Elements of A (`isB` false) or B per lane.
+uint32_t inputsPerLane(const Info &info, bool isB) {
   switch (info.family) {
   case Family::Mfma:
     // The wave's 64 lanes are 64/M groups of M lanes; a group holds one
@@ -224,7 +235,9 @@ uint32_t inputsPerLane(const Info &info) {
     return info.k; // a whole row of A (column of B), replicated
   case Family::Wmma12:
   case Family::Wmma1250:
-    return info.k / 2; // half of it: the two lane halves split K
+    // Half of it (the two lane halves split K) for each 16 rows (columns):
+    // gfx1250's 32x16x128 f4 A holds two such halves.
+    return (isB ? info.n : info.m) / 16 * (info.k / 2);
   }
   return 0;
 }
@@ -248,7 +261,7 @@ Place inputPlace(const Info &info, Elem type, uint32_t l, uint32_t e,
   case Family::Mfma: {
     // CDNA3: lane l holds row (column) l % M; its group g = l / M walks
     // the blocks first (l / M % blocks), then the k-slices of K.
-    uint32_t per = inputsPerLane(info);
+    uint32_t per = inputsPerLane(info, isB);
     uint32_t g = l / info.m;
     mn = l % info.m;
     block = g % info.blocks;
@@ -283,8 +296,11 @@ Place inputPlace(const Info &info, Elem type, uint32_t l, uint32_t e,
     if (isScaledWmma(info.id)) {
       // The f8f6f4 operands of the scaled WMMA (its ISA's f8f6f4 tables):
       // runs of 128 bits of K (16 8-bit values, 32 4-bit ones; 6-bit ones
-      // in runs of 32 as well), lanes 0-15 the even runs.
-      uint32_t run = bitsOf(type) == 8 ? 16 : 32;
+      // in runs of 32 as well), lanes 0-15 the even runs. A 32-row operand
+      // (32x16x128 f4's A) is two 16-row ones, rows 16-31 after rows 0-15.
+      uint32_t run = bitsOf(type) == 8 ? 16 : 32, half = info.k / 2;
+      mn += 16 * (e / half);
+      e %= half;
       k = (e / run) * 2 * run + h * run + e % run;
     } else if (bitsOf(type) == 32) {
       k = h * 2 + e;
@@ -344,9 +360,10 @@ bool accumulatorPlace(const Info &info, uint32_t l, uint32_t e, bool opsel,
   case Family::Wmma12:
   case Family::Wmma1250:
     // RDNA4 and gfx1250 wave32: element e of lane l holds row 8 (l / 16) + e, column
-    // l % 16 (16-bit ones packed two to a register).
+    // l % 16 (16-bit ones packed two to a register); gfx1250's 32 x 16 D
+    // (32x16x128 f4) is two of those, rows 16-31 in elements 8-15.
     place.block = 0;
-    place.row = 8 * (l / 16) + e;
+    place.row = 16 * (e / 8) + 8 * (l / 16) + e % 8;
     place.col = l % 16;
     return true;
   }
@@ -510,6 +527,13 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
       return fail("%s with scale selectors %llu / %llu: each is 0 (lanes "
                   "0-15 hold the scales) or 1 (lanes 16-31)",
                   info->name, (control >> 12) & 3u, (control >> 14) & 3u);
+    if (info->a == Elem::FP4 && (control & 0xF0Fu) != 0x404u)
+      return fail("%s with formats %llu / %llu: A and B are fp4 (4)",
+                  info->name, control & 0xFu, (control >> 8) & 0xFu);
+    if (isScaledWmma(id) && info->m == 32 && (control & 0x3000u))
+      return fail("%s with scale selector A %llu: A's 32 rows' scales fill "
+                  "the wave (row i in lane i), so it is 0",
+                  info->name, (control >> 12) & 3u);
   } else if (control & 0xFFFu)
     return fail("%s with cbsz/abid/blgp = 0x%llx: the broadcast and lane-"
                 "group controls are not emulated",
@@ -520,7 +544,7 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
                 info->name);
   if (info->family == Family::Wmma11) {
     // The ISA requires A and B replicated in both halves of the wave.
-    const uint32_t bytes = inputsPerLane(*info) * bitsOf(info->a) / 8;
+    const uint32_t bytes = inputsPerLane(*info, false) * bitsOf(info->a) / 8;
     for (uint32_t l = 16; l < 32; ++l) {
       auto *hi = reinterpret_cast<const MatrixLane *>(w.in[l]);
       auto *lo = reinterpret_cast<const MatrixLane *>(w.in[l - 16]);
@@ -570,7 +594,8 @@ void computeMatrix(WaveLanes &w) {
   a.assign(size_t(blocks) * M * K, 0);
   b.assign(size_t(blocks) * K * N, 0);
   c.assign(size_t(blocks) * M * N, 0);
-  const uint32_t inputs = inputsPerLane(in), accs = accumulatorsPerLane(in);
+  const uint32_t inputsA = inputsPerLane(in, false), inputsB = inputsPerLane(in, true);
+  const uint32_t accs = accumulatorsPerLane(in);
   const bool scaledMfma = scaled && !isScaledWmma(id);
   for (uint32_t l = 0; l < w.size; ++l) {
     const MatrixLane *lane = laneOf(l);
@@ -580,10 +605,12 @@ void computeMatrix(WaveLanes &w) {
     // A scaled MFMA's lane scales its 32 values of K by its E8M0 byte.
     const double scaleA = scaledMfma ? decodeE8M0(uint8_t(lane->scaleA >> (8 * opselA))) : 1;
     const double scaleB = scaledMfma ? decodeE8M0(uint8_t(lane->scaleB >> (8 * opselB))) : 1;
-    for (uint32_t e = 0; e < inputs; ++e) {
+    for (uint32_t e = 0; e < inputsA; ++e) {
       Place p = inputPlace(in, typeA, l, e, false);
       a[(size_t(p.block) * M + p.row) * K + p.col] = readElem(ra, typeA, e, signA, ocp) * scaleA;
-      p = inputPlace(in, typeB, l, e, true);
+    }
+    for (uint32_t e = 0; e < inputsB; ++e) {
+      Place p = inputPlace(in, typeB, l, e, true);
       b[(size_t(p.block) * K + p.row) * N + p.col] = readElem(rb, typeB, e, signB, ocp) * scaleB;
     }
     for (uint32_t e = 0; e < accs; ++e) {
@@ -595,18 +622,19 @@ void computeMatrix(WaveLanes &w) {
 
   // A scaled WMMA's value of row (column) i in K block j is times byte j
   // of the scale lane 16 opsel + i holds (blocks of 32 values; of 16 for
-  // SCALE16, whose scales are 64 bits).
+  // SCALE16, whose scales are 64 bits); 32 rows (the f4 form's A) take
+  // the whole wave, row i in lane i.
   if (isScaledWmma(id)) {
-    const uint32_t block =
-        id == FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 ? 16 : 32;
-    for (uint32_t i = 0; i < 16; ++i) {
-      const uint64_t wordA = laneOf(16 * opselA + i)->scaleA;
-      const uint64_t wordB = laneOf(16 * opselB + i)->scaleB;
-      for (uint32_t k = 0; k < K; ++k) {
-        const uint32_t shift = 8 * (k / block);
-        a[i * K + k] *= decodeE8M0(uint8_t(wordA >> shift));
-        b[k * N + i] *= decodeE8M0(uint8_t(wordB >> shift));
-      }
+    const uint32_t block = isScale16Wmma(id) ? 16 : 32;
+    for (uint32_t i = 0; i < M; ++i) {
+      const uint64_t word = laneOf(M == 32 ? i : 16 * opselA + i)->scaleA;
+      for (uint32_t k = 0; k < K; ++k)
+        a[i * K + k] *= decodeE8M0(uint8_t(word >> 8 * (k / block)));
+    }
+    for (uint32_t j = 0; j < N; ++j) {
+      const uint64_t word = laneOf(16 * opselB + j)->scaleB;
+      for (uint32_t k = 0; k < K; ++k)
+        b[k * N + j] *= decodeE8M0(uint8_t(word >> 8 * (k / block)));
     }
   }
 

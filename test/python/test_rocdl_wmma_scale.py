@@ -1,8 +1,9 @@
 """gfx1250's MX-scaled WMMA (fx.rocdl.cdna5.WMMAScale:
-v_wmma_scale_f32_16x16x128_f8f6f4 and v_wmma_scale16_, E8M0 scales per 32
-or 16 values of K) against a reference written here from the OCP MX
-definitions of the formats (fp8 E4M3, bf8 E5M2, fp6 E2M3, bf6 E3M2, fp4
-E2M1; E8M0 scales) and the ISA's register layouts of the f8f6f4 operands:
+v_wmma_scale_f32_16x16x128_f8f6f4, v_wmma_scale_f32_32x16x128_f4 and their
+v_wmma_scale16_ forms, E8M0 scales per 32 or 16 values of K) against a
+reference written here from the OCP MX definitions of the formats (fp8
+E4M3, bf8 E5M2, fp6 E2M3, bf6 E3M2, fp4 E2M1; E8M0 scales) and the ISA's
+register layouts of the f8f6f4 operands:
 
 - lane l holds row l % 16 of A (column of B), 64 values of K; lane half
   h = l // 16 takes every other run of K, runs of 16 values for an 8-bit
@@ -13,7 +14,11 @@ E2M1; E8M0 scales) and the ISA's register layouts of the f8f6f4 operands:
   1): byte j of its scale word (i32 for block 32, i64 for block 16)
   scales K block j; the other lanes' words are ignored;
 - C and D as gfx1250's dense WMMA: lane l, register v is row 8 (l // 16)
-  + v, column l % 16.
+  + v, column l % 16;
+- the 32x16x128 f4 form: A (32 x 128 fp4) is two 16-row operands as
+  above, rows 16-31 in values 64-127 (registers 8-15); C and D two 16x16
+  accumulators, rows 16-31 in registers 8-15; the scales of A's 32 rows
+  fill the wave, row i in lane i (opsel_a 0); B's as above.
 
 Checked: the atom's type as FlyDSL 0.4.2 prints it and its signature; its
 thread-value layouts against those formulas; a ROCDL-level kernel per
@@ -108,23 +113,33 @@ def pack_lane(codes, bits):
 
 
 def operand_words(codes, fmt):
-    """The 32 lanes' registers of A (16 x 128 codes; B as its transpose)."""
+    """The 32 lanes' registers of A (16 or 32 x 128 codes; B as its
+    transpose): each 16 rows' 64 values a lane, rows 16-31 after 0-15."""
     words = []
     for lane in range(32):
         ks = [lane_k(lane, e, fmt) for e in range(64)]
-        words += pack_lane(codes[lane % 16, ks], FORMATS[fmt][1])
+        for half in range(len(codes) // 16):
+            words += pack_lane(codes[16 * half + lane % 16, ks], FORMATS[fmt][1])
     return words
+
+
+def acc_row(lane, v):
+    """The row of C's (D's) register v of a lane; its column is lane % 16.
+    Registers 8-15 (the 32x16 form) hold rows 16-31."""
+    return 16 * (v // 8) + 8 * (lane // 16) + v % 8
 
 
 def scale_words(rng, exps, opsel, block):
     """The 32 lanes' scale words: lane 16 opsel + i holds row i's E8M0
-    bytes (exps[i, j] in byte j); the other half random, to be ignored."""
+    bytes (exps[i, j] in byte j), or lane i for 32 rows; the other lanes
+    random, to be ignored."""
     nbytes = 128 // block
     words = [int(w) for w in rng.integers(0, 1 << 32, 32, dtype=np.uint64)]
     if nbytes == 8:
         words = [w | int(x) << 32 for w, x in zip(words, rng.integers(0, 1 << 32, 32, dtype=np.uint64))]
-    for i in range(16):
-        words[16 * opsel + i] = sum(int(exps[i, j]) << (8 * j) for j in range(nbytes))
+    first = 0 if len(exps) == 32 else 16 * opsel
+    for i in range(len(exps)):
+        words[first + i] = sum(int(exps[i, j]) << (8 * j) for j in range(nbytes))
     return words
 
 
@@ -170,10 +185,13 @@ def test_the_signature_is_flydsls():
 
 @pytest.mark.parametrize("args, kwargs, message", [
     ((16, 16, 64, fx.Float8E4M3FN), {}, "no scaled WMMA is 16x16x64"),
-    ((32, 16, 128, fx.Float4E2M1FN), {}, "(the 32x16x128 f4 form is not provided)"),
-    ((16, 16, 128, fx.Float8E4M3FNUZ), {}, "f6E3M2FN or f4E2M1FN, into f32"),
+    ((32, 16, 128, fx.Float8E4M3FN), {}, "no scaled WMMA is 32x16x128 (f8E4M3FN, f8E4M3FN)"),
+    ((32, 16, 128, fx.Float4E2M1FN, fx.Float8E4M3FN), {}, "and 32x16x128, A and B f4E2M1FN, into f32"),
+    ((32, 32, 128, fx.Float4E2M1FN), {}, "no scaled WMMA is 32x32x128"),
+    ((32, 16, 128, fx.Float4E2M1FN), {"opsel_a": 1}, "fill the wave (row i in lane i), so opsel_a is 0, not 1"),
+    ((16, 16, 128, fx.Float8E4M3FNUZ), {}, "f6E3M2FN or f4E2M1FN, and 32x16x128"),
     ((16, 16, 128, fx.Float16), {}, "no scaled WMMA is 16x16x128 (f16, f16) -> f32"),
-    ((16, 16, 128, fx.Float8E4M3FN, None, fx.Float16), {}, "-> f16; the one there is"),
+    ((16, 16, 128, fx.Float8E4M3FN, None, fx.Float16), {}, "-> f16; the ones there are"),
     ((16, 16, 128, fx.Float4E2M1FN), {"block_size": 64}, "32 or 16, not 64"),
     ((16, 16, 128, fx.Float8E5M2), {"opsel_b": 2}, "(0: lanes 0-15, 1: lanes 16-31), got 0 and 2"),
     ((16, 16, 128, fx.Float8E5M2), {"mod_c": -1}, "16-bit C modifier (0..65535), got -1"),
@@ -214,11 +232,17 @@ def test_thread_value_layouts_are_the_isas(fa, fb, block):
 
 # -- the instruction on the emulator ------------------------------------------------------
 
-def kernel_text(fa, fb, opsel_a, opsel_b, block):
-    na, nb = 64 * FORMATS[fa][1] // 32, 64 * FORMATS[fb][1] // 32
-    ta, tb, tc = f"vector<{na}xi32>", f"vector<{nb}xi32>", "vector<8xf32>"
+def kernel_text(fa, fb, opsel_a, opsel_b, block, m=16):
+    """One scaled WMMA on registers loaded from buffers: 16x16x128 of
+    formats fa, fb, or (m 32) 32x16x128 f4."""
+    na, nb = m * 4 * FORMATS[fa][1] // 32, 64 * FORMATS[fb][1] // 32
+    ta, tb, tc = f"vector<{na}xi32>", f"vector<{nb}xi32>", f"vector<{m // 2}xf32>"
     ts = "i64" if block == 16 else "i32"
     op = "scale16" if block == 16 else "scale"
+    if m == 32:
+        op, formats = f"{op}.f32.32x16x128.f4", ""
+    else:
+        op, formats = f"{op}.f32.16x16x128.f8f6f4", f"fmtA = {fa} : i32, fmtB = {fb} : i32, "
     return f"""module attributes {{gpu.container_module}} {{
 gpu.module @scaled [#rocdl.target<chip = "gfx1250">] {{
   llvm.func @scaled(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: !llvm.ptr<1>, %sa: !llvm.ptr<1>,
@@ -239,7 +263,7 @@ gpu.module @scaled [#rocdl.target<chip = "gfx1250">] {{
     %vc = llvm.load %pc {{alignment = 4 : i64}} : !llvm.ptr<1> -> {tc}
     %xa = llvm.load %psa : !llvm.ptr<1> -> {ts}
     %xb = llvm.load %psb : !llvm.ptr<1> -> {ts}
-    %vd = rocdl.wmma.{op}.f32.16x16x128.f8f6f4 %va, %vb, %vc, %xa, %xb {{fmtA = {fa} : i32, fmtB = {fb} : i32, scaleAType = {opsel_a} : i32, scaleBType = {opsel_b} : i32}} : ({ta}, {tb}, {tc}, {ts}, {ts}) -> {tc}
+    %vd = rocdl.wmma.{op} %va, %vb, %vc, %xa, %xb {{{formats}scaleAType = {opsel_a} : i32, scaleBType = {opsel_b} : i32}} : ({ta}, {tb}, {tc}, {ts}, {ts}) -> {tc}
     llvm.store %vd, %pd {{alignment = 4 : i64}} : {tc}, !llvm.ptr<1>
     llvm.return
   }}
@@ -258,26 +282,28 @@ def _words(values):
 
 
 def run_scaled(emu_run, tmp_path, fa, fb, A, B, C, words_a, words_b, opsel_a, opsel_b, block):
-    """D of the instruction for the codes A (16 x 128), B (16 x 128, B^T),
-    C and the lanes' scale words."""
-    c_words = [0] * (32 * 8)
+    """D of the instruction for the codes A (16 or 32 x 128: the 32x16x128
+    f4 form), B (16 x 128, B^T), C and the lanes' scale words."""
+    m = len(A)
+    regs = m // 2  # C's registers a lane
+    c_words = [0] * (32 * regs)
     for lane in range(32):
-        for v in range(8):
-            c_words[8 * lane + v] = int(np.float32(C[8 * (lane // 16) + v, lane % 16]).view(np.uint32))
+        for v in range(regs):
+            c_words[regs * lane + v] = int(np.float32(C[acc_row(lane, v), lane % 16]).view(np.uint32))
     path = tmp_path / "kernel.mlir"
-    path.write_text(kernel_text(fa, fb, opsel_a, opsel_b, block))
+    path.write_text(kernel_text(fa, fb, opsel_a, opsel_b, block, m))
     a_words, b_words = operand_words(A, fa), operand_words(B, fb)
     if block == 16:  # 64-bit words as their i32 halves (the tool reads numbers as doubles)
         words_a, words_b = ([h for w in ws for h in (w & 0xFFFFFFFF, w >> 32)]
                             for ws in (words_a, words_b))
     args = [f"buf:i32:{len(w)}:{_words(w)}" for w in (a_words, b_words, c_words, words_a, words_b)]
-    args += ["buf:i32:256:fill=0"]
+    args += [f"buf:i32:{32 * regs}:fill=0"]
     out = run_kernel(emu_run, path, "scaled", "gfx1250", 32, args)
     d_words = [int(x) & 0xFFFFFFFF for x in out[5]]
-    D = np.zeros((16, 16))
+    D = np.zeros((m, 16))
     for lane in range(32):
-        for v in range(8):
-            D[8 * (lane // 16) + v, lane % 16] = np.uint32(d_words[8 * lane + v]).view(np.float32)
+        for v in range(regs):
+            D[acc_row(lane, v), lane % 16] = np.uint32(d_words[regs * lane + v]).view(np.float32)
     return D
 
 
@@ -444,6 +470,12 @@ def fly_compile() -> str:
 ISA_FMT = {0: "FP8", 1: "BF8", 2: "FP6", 3: "BF6", 4: "FP4"}
 
 
+def register_count(reg):
+    """The registers of an ISA operand v[lo:hi] (with its comma)."""
+    lo, hi = re.fullmatch(r"v\[(\d+):(\d+)\],?", reg).groups()
+    return int(hi) - int(lo) + 1
+
+
 @pytest.mark.parametrize("block", [32, 16])
 @pytest.mark.parametrize("fa", range(5))
 @pytest.mark.parametrize("fb", range(5))
@@ -462,12 +494,7 @@ def test_every_format_pair_compiles_to_the_instruction(fly_compile, tmp_path, fa
     lines = {line.split("//")[0].strip() for line in proc.stdout.splitlines() if name in line}
     assert len(lines) == 1, proc.stdout
     words = lines.pop().split()  # name, D, A, B, C, scale A, scale B, modifiers
-
-    def width(reg):
-        lo, hi = re.fullmatch(r"v\[(\d+):(\d+)\],?", reg).groups()
-        return int(hi) - int(lo) + 1
-
-    assert [width(r) for r in words[1:4]] == [8, 64 * FORMATS[fa][1] // 32, 64 * FORMATS[fb][1] // 32]
+    assert [register_count(r) for r in words[1:4]] == [8, 64 * FORMATS[fa][1] // 32, 64 * FORMATS[fb][1] // 32]
     modifiers = set(words[7:])
     want = {"matrix_a_scale:MATRIX_SCALE_ROW1"}
     want |= {f"matrix_a_fmt:MATRIX_FMT_{ISA_FMT[fa]}"} if fa else set()
@@ -498,3 +525,181 @@ def test_wmma_scale_on_another_chip_is_a_located_error(fly_env, chip):
             f"{chip}; the chips that have it: gfx1250") in str(error)
     assert error.filename == THIS_FILE
     assert "make_mma_atom(cdna5.WMMAScale" in _SOURCE[error.lineno - 1]
+
+
+# -- the 32x16x128 f4 form ----------------------------------------------------------------
+
+def test_the_f4_type_is_printed_as_flydsl_prints_it():
+    assert str(cdna5.WMMAScale(32, 16, 128, fx.Float4E2M1FN, opsel_b=1, block_size=16)) == (
+        "!fly_rocdl.gfx1250.wmma_scale<32x16x128, (f4E2M1FN, f4E2M1FN) -> f32, opselA = 0, "
+        "opselB = 1, modC = 0, reuseA = false, reuseB = false, blockSize = 16>")
+
+
+@pytest.mark.parametrize("block", [32, 16])
+def test_f4_thread_value_layouts_are_the_isas(block):
+    atom = MmaAtomType.get(cdna5.WMMAScale(32, 16, 128, fx.Float4E2M1FN, block_size=block))
+    assert str(atom.thr_layout) == "!fly.layout<32:1>"
+    assert str(atom.shape_mnk) == "!fly.int_tuple<(32,16,128)>"
+    la, lb, lc = (_pycute(t) for t in (atom.tv_layout_a, atom.tv_layout_b, atom.tv_layout_c))
+    # A: (lane, value) -> row + 32 k; values 64-127 are rows 16-31.
+    got = [la(lane, e) for lane in range(32) for e in range(128)]
+    want = [lane % 16 + 16 * (e // 64) + 32 * lane_k(lane, e % 64, 4)
+            for lane in range(32) for e in range(128)]
+    assert got == want
+    assert sorted(got) == list(range(32 * 128))
+    # B: as the 16x16x128 form's fp4 operand (column + 16 k).
+    got = [lb(lane, e) for lane in range(32) for e in range(64)]
+    assert got == [lane % 16 + 16 * lane_k(lane, e, 4) for lane in range(32) for e in range(64)]
+    # C: (lane, register) -> row + 32 column.
+    got = [lc(lane, v) for lane in range(32) for v in range(16)]
+    assert got == [acc_row(lane, v) + 32 * (lane % 16) for lane in range(32) for v in range(16)]
+    assert sorted(got) == list(range(32 * 16))
+
+
+F4_CASES = [(block, opsel_b, seed) for block in (32, 16) for opsel_b in (0, 1) for seed in (0, 1)]
+
+
+@pytest.mark.parametrize("block, opsel_b, seed", F4_CASES)
+def test_f4_scaled_wmma_on_the_emulator(emu_run, tmp_path, block, opsel_b, seed):
+    """Random fp4 codes (every one of the 16 is finite) and scale patterns:
+    per (row, block) exponents over 2^-10 .. 2^10, with a different range
+    per seed."""
+    rng = np.random.default_rng(1000 + 100 * seed + 10 * opsel_b + block)
+    A = rng.integers(0, 16, (32, 128))   # A[i][k]
+    B = rng.integers(0, 16, (16, 128))   # B^T: B[j][k]
+    C = rng.standard_normal((32, 16)).astype(np.float32)
+    lo, hi = (117, 138) if seed == 0 else (124, 131)
+    ea = rng.integers(lo, hi, (32, 128 // block))
+    eb = rng.integers(lo, hi, (16, 128 // block))
+    D = run_scaled(emu_run, tmp_path, 4, 4, A, B, C, scale_words(rng, ea, 0, block),
+                   scale_words(rng, eb, opsel_b, block), 0, opsel_b, block)
+    want, bound = mx_reference(A, B, C, 4, 4, ea, eb, block)
+    assert np.all(np.abs(D - want) <= bound), np.max(np.abs(D - want) / bound)
+
+
+@pytest.mark.parametrize("opsel_b", [0, 1])
+def test_each_row_of_the_f4_a_takes_its_lanes_scale(emu_run, tmp_path, opsel_b):
+    """A and B all fp4 1.0 (code 2): D[i][j] = sum over the blocks of
+    scale A[i][blk] * scale B[j][blk] * 32, each row of A 32 with its own
+    scales from lane i (rows 16-31 too), each column of B from lane 16
+    opsel_b + j."""
+    A, B = np.full((32, 128), 2), np.full((16, 128), 2)
+    rng = np.random.default_rng(5)
+    ea = 127 - np.arange(32)[:, None] // 4 + np.arange(4)[None, :]   # distinct per row
+    eb = 120 + np.arange(16)[:, None] % 8 + np.zeros((1, 4), np.int64)
+    D = run_scaled(emu_run, tmp_path, 4, 4, A, B, np.zeros((32, 16), np.float32),
+                   scale_words(rng, ea, 0, 32), scale_words(rng, eb, opsel_b, 32), 0, opsel_b, 32)
+    want = np.array([[sum(32 * 2.0 ** (int(ea[i, j]) + int(eb[n, j]) - 254) for j in range(4))
+                      for n in range(16)] for i in range(32)])
+    np.testing.assert_array_equal(D, want)
+
+
+def f4_tile_kernel_text(steps, opsel_b, block):
+    """A 32x16 GEMM tile over K = 128 steps: `steps` chained 32x16x128 f4
+    WMMAs, D of one the C of the next; step j's registers (A, B, scale
+    words) at lane-major offsets 32 j + lane of their buffers."""
+    ts = "i64" if block == 16 else "i32"
+    op = "scale16" if block == 16 else "scale"
+    body = []
+    acc = "%vc"
+    for j in range(steps):
+        body.append(f"""    %i{j} = llvm.add %tid, %o{j} : i32
+    %pa{j} = llvm.getelementptr %a[%i{j}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<16xi32>
+    %pb{j} = llvm.getelementptr %b[%i{j}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<8xi32>
+    %psa{j} = llvm.getelementptr %sa[%i{j}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, {ts}
+    %psb{j} = llvm.getelementptr %sb[%i{j}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, {ts}
+    %va{j} = llvm.load %pa{j} {{alignment = 4 : i64}} : !llvm.ptr<1> -> vector<16xi32>
+    %vb{j} = llvm.load %pb{j} {{alignment = 4 : i64}} : !llvm.ptr<1> -> vector<8xi32>
+    %xa{j} = llvm.load %psa{j} : !llvm.ptr<1> -> {ts}
+    %xb{j} = llvm.load %psb{j} : !llvm.ptr<1> -> {ts}
+    %vd{j} = rocdl.wmma.{op}.f32.32x16x128.f4 %va{j}, %vb{j}, {acc}, %xa{j}, %xb{j} {{scaleBType = {opsel_b} : i32}} : (vector<16xi32>, vector<8xi32>, vector<16xf32>, {ts}, {ts}) -> vector<16xf32>""")
+        acc = f"%vd{j}"
+    offsets = "\n".join(f"    %o{j} = llvm.mlir.constant({32 * j} : i32) : i32" for j in range(steps))
+    body = "\n".join(body)
+    return f"""module attributes {{gpu.container_module}} {{
+gpu.module @tile [#rocdl.target<chip = "gfx1250">] {{
+  llvm.func @tile(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: !llvm.ptr<1>, %sa: !llvm.ptr<1>,
+                  %sb: !llvm.ptr<1>, %d: !llvm.ptr<1>) attributes {{rocdl.kernel}} {{
+    %tid = rocdl.workitem.id.x : i32
+{offsets}
+    %pc = llvm.getelementptr %c[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<16xf32>
+    %vc = llvm.load %pc {{alignment = 4 : i64}} : !llvm.ptr<1> -> vector<16xf32>
+{body}
+    %pd = llvm.getelementptr %d[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<16xf32>
+    llvm.store {acc}, %pd {{alignment = 4 : i64}} : vector<16xf32>, !llvm.ptr<1>
+    llvm.return
+  }}
+}}
+}}
+"""
+
+
+@pytest.mark.parametrize("block, opsel_b", [(32, 0), (32, 1), (16, 0), (16, 1)])
+def test_an_f4_gemm_tile_matches_torch(emu_run, tmp_path, block, opsel_b):
+    """C (32 x 16) + (A * SA) @ (B * SB).T over K = 512 as four chained
+    32x16x128 f4 WMMAs on the emulator, against torch in float64 from
+    E2M1's and E8M0's values (each step's registers and scale words laid
+    out by the ISA's layouts above)."""
+    steps, K = 4, 512
+    gen = torch.Generator().manual_seed(block + opsel_b)
+    codes_a = torch.randint(0, 16, (32, K), generator=gen)
+    codes_b = torch.randint(0, 16, (16, K), generator=gen)
+    ea = torch.randint(118, 136, (32, K // block), generator=gen)
+    eb = torch.randint(118, 136, (16, K // block), generator=gen)
+    C = torch.randn(32, 16, generator=gen)
+    rng = np.random.default_rng(block + opsel_b)
+    per = 128 // block  # scale bytes a step
+    words = [[], [], [], []]  # A, B, scale A, scale B
+    for j in range(steps):
+        ks = slice(128 * j, 128 * (j + 1))
+        words[0] += operand_words(codes_a[:, ks].numpy(), 4)
+        words[1] += operand_words(codes_b[:, ks].numpy(), 4)
+        words[2] += scale_words(rng, ea[:, per * j:per * (j + 1)].numpy(), 0, block)
+        words[3] += scale_words(rng, eb[:, per * j:per * (j + 1)].numpy(), opsel_b, block)
+    if block == 16:  # 64-bit words as their i32 halves
+        words[2:] = [[h for w in ws for h in (w & 0xFFFFFFFF, w >> 32)] for ws in words[2:]]
+    c_words = [int(np.float32(C[acc_row(lane, v), lane % 16]).view(np.uint32))
+               for lane in range(32) for v in range(16)]
+    path = tmp_path / "tile.mlir"
+    path.write_text(f4_tile_kernel_text(steps, opsel_b, block))
+    args = [f"buf:i32:{len(w)}:{_words(w)}" for w in (words[0], words[1], c_words, words[2], words[3])]
+    out = run_kernel(emu_run, path, "tile", "gfx1250", 32, args + ["buf:i32:512:fill=0"])
+    d_words = [int(x) & 0xFFFFFFFF for x in out[5]]
+    D = torch.zeros(32, 16, dtype=torch.float64)
+    for lane in range(32):
+        for v in range(16):
+            D[acc_row(lane, v), lane % 16] = float(np.uint32(d_words[16 * lane + v]).view(np.float32))
+    # E2M1: sign, 2 exponent bits (bias 1), 1 mantissa bit; 0.5 at exponent 0.
+    e2m1 = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0], dtype=torch.float64)
+    e2m1 = torch.cat([e2m1, -e2m1])
+    sa = torch.exp2(ea.double() - 127).repeat_interleave(block, dim=1)
+    sb = torch.exp2(eb.double() - 127).repeat_interleave(block, dim=1)
+    a, b = e2m1[codes_a] * sa, e2m1[codes_b] * sb
+    want = C.double()
+    bound = torch.zeros_like(want)
+    for j in range(steps):  # each step's D rounded to f32 once
+        ks = slice(128 * j, 128 * (j + 1))
+        want = want + a[:, ks] @ b[:, ks].T
+        bound += 2.0 ** -23 * want.abs() + 2.0 ** -44 * (a[:, ks].abs() @ b[:, ks].abs().T)
+    assert torch.all((D - want).abs() <= bound + 1e-30), ((D - want).abs() / bound).max()
+    assert torch.count_nonzero(D) == D.numel()
+
+
+@pytest.mark.parametrize("block", [32, 16])
+@pytest.mark.parametrize("opsel_b", [0, 1])
+def test_the_f4_rocdl_kernel_compiles_to_the_instruction(fly_compile, tmp_path, block, opsel_b):
+    """The emulator tests' ROCDL kernel for gfx1250: one v_wmma_scale(16)
+    32x16x128 f4, A and C in 16 registers, B in 8, the scale selector of B
+    as its modifier, no scratch."""
+    path = tmp_path / "kernel.mlir"
+    path.write_text(kernel_text(4, 4, 0, opsel_b, block, m=32))
+    proc = subprocess.run([fly_compile, str(path), "--chip=gfx1250", "--from=binary_prep", "--isa"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    name = "v_wmma_scale16_f32_32x16x128_f4" if block == 16 else "v_wmma_scale_f32_32x16x128_f4"
+    lines = {line.split("//")[0].strip() for line in proc.stdout.splitlines() if name in line}
+    assert len(lines) == 1, proc.stdout
+    words = lines.pop().split()
+    assert [register_count(r) for r in words[1:5]] == [16, 16, 8, 16]
+    assert set(words[7:]) == ({"matrix_b_scale:MATRIX_SCALE_ROW1"} if opsel_b else set()), words
+    assert not re.search(r"^\s+scratch_", proc.stdout, re.M)

@@ -99,9 +99,10 @@ struct MatrixForm {
   uint32_t aBytes, cBytes;
   bool fp8 = false; // MFMA fp8/bf8: the format depends on the chip
   /// The scaled forms: A's and B's sizes vary with their formats, given
-  /// as constant operands (gfx950's MFMA) or attributes (gfx1250's WMMA).
-  enum Scaled : uint8_t { NotScaled, ScaledMfma, ScaledWmma } scaled =
-      NotScaled;
+  /// as constant operands (gfx950's MFMA) or attributes (gfx1250's WMMA);
+  /// gfx1250's f4 form has the one format fp4 and no format attributes.
+  enum Scaled : uint8_t { NotScaled, ScaledMfma, ScaledWmma, ScaledWmmaF4 }
+  scaled = NotScaled;
 };
 
 const MatrixForm kMatrixForms[] = {
@@ -199,7 +200,15 @@ const MatrixForm kMatrixForms[] = {
      MatrixForm::ScaledWmma},
     {"rocdl.wmma.scale16.f32.16x16x128.f8f6f4", 103, 0, 32, false,
      MatrixForm::ScaledWmma},
+    // Its f4 form: A 128 fp4 values a lane (32 rows), B 64.
+    {"rocdl.wmma.scale.f32.32x16x128.f4", 104, 0, 64, false,
+     MatrixForm::ScaledWmmaF4},
+    {"rocdl.wmma.scale16.f32.32x16x128.f4", 105, 0, 64, false,
+     MatrixForm::ScaledWmmaF4},
 };
+
+/// fp4's format code (cbsz / blgp, fmtA / fmtB).
+constexpr int64_t kFormatFp4 = 4;
 
 /// The bytes of a scaled MMA's A or B in the format `code` (cbsz / blgp,
 /// fmtA / fmtB: fp8, bf8, fp6, bf6, fp4), `values` of them a lane; 0 for
@@ -444,10 +453,11 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
                  ? 4 * vector.getNumElements()
                  : 0;
     };
-    auto sizesFit = [&](int64_t formatA, int64_t formatB, uint64_t values) {
-      return scaledOperandBytes(formatA, values) ==
+    auto sizesFit = [&](int64_t formatA, int64_t formatB, uint64_t valuesA,
+                        uint64_t valuesB) {
+      return scaledOperandBytes(formatA, valuesA) ==
                  registerBytes(op->getOperand(0).getType()) &&
-             scaledOperandBytes(formatB, values) ==
+             scaledOperandBytes(formatB, valuesB) ==
                  registerBytes(op->getOperand(1).getType());
     };
     if (form->scaled == MatrixForm::ScaledMfma) {
@@ -455,13 +465,19 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
         if (constantOperand(op, i) < 0)
           return "has a format (cbsz, blgp) or opsel operand that is not a "
                  "constant";
-      if (!sizesFit(constantOperand(op, 3), constantOperand(op, 4), 32))
+      if (!sizesFit(constantOperand(op, 3), constantOperand(op, 4), 32, 32))
         return "has A or B registers of a size its formats (cbsz, blgp) do "
                "not take: 32 bytes for fp8/bf8, 24 for fp6/bf6, 16 for fp4";
-    } else if (form->scaled == MatrixForm::ScaledWmma) {
-      if (!sizesFit(intAttr(op, "fmtA"), intAttr(op, "fmtB"), 64))
+    } else if (form->scaled == MatrixForm::ScaledWmma ||
+               form->scaled == MatrixForm::ScaledWmmaF4) {
+      if (form->scaled == MatrixForm::ScaledWmma &&
+          !sizesFit(intAttr(op, "fmtA"), intAttr(op, "fmtB"), 64, 64))
         return "has A or B registers of a size its formats (fmtA, fmtB) do "
                "not take: 64 bytes for fp8/bf8, 48 for fp6/bf6, 32 for fp4";
+      if (form->scaled == MatrixForm::ScaledWmmaF4 &&
+          !sizesFit(kFormatFp4, kFormatFp4, 128, 64))
+        return "has A or B registers of a size it does not take: 64 bytes "
+               "of A (128 fp4 values), 32 of B (64)";
       if (intAttr(op, "fmtScaleA") != 0 || intAttr(op, "fmtScaleB") != 0)
         return "has scales of a format the emulator does not run (fmtScaleA, "
                "fmtScaleB: only 0, E8M0)";
@@ -470,6 +486,10 @@ std::string unsupportedForm(Operation *op, const DataLayout &layout,
       if (intAttr(op, "scaleAType") > 1 || intAttr(op, "scaleBType") > 1)
         return "has a scale selector (scaleAType, scaleBType) other than 0 "
                "(lanes 0-15) or 1 (lanes 16-31)";
+      if (form->scaled == MatrixForm::ScaledWmmaF4 &&
+          intAttr(op, "scaleAType") != 0)
+        return "has scaleAType 1: the scales of A's 32 rows fill the wave "
+               "(row i in lane i), so it is 0";
     } else if (isMfma(op))
       for (unsigned i = 3; i < 6; ++i)
         if (constantOperand(op, i) < 0)
@@ -1108,10 +1128,13 @@ void BodyLowering::lowerMatrix(Operation *op) {
               uint32_t(constantOperand(op, 4)) << 8 |
               (uint32_t(constantOperand(op, 5)) & 3) << 12 |
               (uint32_t(constantOperand(op, 7)) & 3) << 14;
-  } else if (form->scaled == MatrixForm::ScaledWmma) {
-    // Likewise from the attributes; the scale selectors as opsel.
-    control = uint32_t(intAttr(op, "fmtA")) |
-              uint32_t(intAttr(op, "fmtB")) << 8 |
+  } else if (form->scaled == MatrixForm::ScaledWmma ||
+             form->scaled == MatrixForm::ScaledWmmaF4) {
+    // Likewise from the attributes (the f4 form's formats are fp4); the
+    // scale selectors as opsel.
+    bool f4 = form->scaled == MatrixForm::ScaledWmmaF4;
+    control = uint32_t(f4 ? kFormatFp4 : intAttr(op, "fmtA")) |
+              uint32_t(f4 ? kFormatFp4 : intAttr(op, "fmtB")) << 8 |
               (uint32_t(intAttr(op, "scaleAType")) & 3) << 12 |
               (uint32_t(intAttr(op, "scaleBType")) & 3) << 14;
   } else if (isMfma(op)) {

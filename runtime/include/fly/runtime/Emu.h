@@ -373,7 +373,14 @@ typedef enum FlyEmuMatrixOp {
    * values, four bytes to a scale (the low 32 bits); SCALE16: of 16, eight
    * bytes to a scale. */
   FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4 = 102,
-  FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 = 103
+  FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4 = 103,
+  /* Its fp4-only 32x16x128 form (the formats must be fp4, 4): A is two
+   * 16-row halves of 64 values a lane each (rows 16-31 in bytes 32-63),
+   * each as above; C and D two 16x16 accumulators (rows 16-31 in elements
+   * 8-15); the scales of A's 32 rows fill the wave (row i in lane i,
+   * OPSEL_A 0), B's as above. */
+  FLY_EMU_WMMA1250_SCALE_F32_32X16X128_F4 = 104,
+  FLY_EMU_WMMA1250_SCALE16_F32_32X16X128_F4 = 105
 } FlyEmuMatrixOp;
 
 /* The `control` word: the instruction's modifiers. */

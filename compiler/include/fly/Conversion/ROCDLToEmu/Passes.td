@@ -85,7 +85,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         (zero-extended to i64), `control` packing the formats (cbsz, blgp)
         and the two opsels; so do gfx1250's
         `rocdl.wmma.scale{,16}.f32.16x16x128.f8f6f4`, from their fmtA,
-        fmtB, scaleAType and scaleBType attributes (E8M0 scales, no modC).
+        fmtB, scaleAType and scaleBType attributes (E8M0 scales, no modC),
+        and `rocdl.wmma.scale{,16}.f32.32x16x128.f4` (formats fp4).
       - Packed conversions of 8- and 4-bit floats (`rocdl.cvt.f32.fp8/bf8`,
         `.pk.f32.fp8/bf8`, `.pk.fp8/bf8.f32`, `.scalef32.pk.{f32,bf16}.fp4`,
         `.scalef32.pk.fp4.f32`) call `fly_emu_convert(op, control, a, b, c,

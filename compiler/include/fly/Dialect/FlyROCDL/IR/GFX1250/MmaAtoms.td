@@ -41,21 +41,25 @@ def FlyROCDL_WmmaGFX1250 : FlyROCDL_MmaOp<"WmmaGFX1250", "gfx1250.wmma", ["getFi
 }
 
 def FlyROCDL_WmmaScaleGFX1250 : FlyROCDL_MmaOp<"WmmaScaleGFX1250", "gfx1250.wmma_scale", ["getFields"]> {
-  let summary = "gfx1250's MX-scaled v_wmma_scale(16)_f32_16x16x128_f8f6f4";
+  let summary = "gfx1250's MX-scaled v_wmma_scale(16)_f32_{16x16x128_f8f6f4,32x16x128_f4}";
   let description = [{
     `!fly_rocdl.gfx1250.wmma_scale<16x16x128, (f8E4M3FN, f4E2M1FN) -> f32,
     opselA = 0, opselB = 0, modC = 0, reuseA = false, reuseB = false,
-    blockSize = 32>`: D = (A scaled) * (B scaled) + C on one wave32, A and
-    B each of the OCP 8-, 6- or 4-bit floats (f8E4M3FN, f8E5M2, f6E2M3FN,
-    f6E3M2FN, f4E2M1FN), every blockSize (32 or 16) values of K of a row of
-    A (column of B) multiplied by one E8M0 scale. Lane l holds row (column)
-    l % 16; its half l / 16 takes every other run of K: runs of 16 values
-    of an 8-bit format, of 32 of a 6- or 4-bit one (128 or 192 bits). C
-    and D as gfx1250's dense WMMA. The run-time fields `scale_a` and
-    `scale_b` (i32 for block 32: byte j scales K = 32 j .. 32 j + 31; i64
-    for block 16: byte j, K = 16 j ..) hold the scales of row (column) i
-    in lane i (opsel 0) or lane 16 + i (opsel 1). modC (the C modifier)
-    and reuseA / reuseB (register-reuse hints) go to the instruction.
+    blockSize = 32>`: D = (A scaled) * (B scaled) + C on one wave32, every
+    blockSize (32 or 16) values of K of a row of A (column of B) multiplied
+    by one E8M0 scale. 16x16x128: A and B each of the OCP 8-, 6- or 4-bit
+    floats (f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN); 32x16x128: A
+    and B f4E2M1FN. Lane l holds row (column) l % 16 of each 16 rows of an
+    operand; its half l / 16 takes every other run of K: runs of 16 values
+    of an 8-bit format, of 32 of a 6- or 4-bit one (128 or 192 bits). The
+    32-row A of 32x16x128 is two such 16-row halves, rows 16-31 in the
+    second half of the registers; C and D likewise (two of gfx1250's dense
+    16x16 accumulators). The run-time fields `scale_a` and `scale_b` (i32
+    for block 32: byte j scales K = 32 j .. 32 j + 31; i64 for block 16:
+    byte j, K = 16 j ..) hold the scales of row (column) i in lane i
+    (opsel 0) or lane 16 + i (opsel 1); the 32 rows of 32x16x128's A fill
+    the wave (row i in lane i, opselA 0). modC (the C modifier) and
+    reuseA / reuseB (register-reuse hints) go to the instruction.
   }];
   let parameters = (ins "int32_t":$m, "int32_t":$n, "int32_t":$k,
                         "::mlir::Type":$elemA, "::mlir::Type":$elemB,
