@@ -21,9 +21,12 @@ What it shows
     A[m, k] * 2^(SA[m, k // 32] - 127), SA an M x K/32 tensor of E8M0
     exponents (uint8), and the same for B with SB (N x K/32). Every lane
     of this atom holds 32 consecutive values of K of one row, exactly one
-    scale block, so one scale byte per lane and call: the atom's
-    ``scale_a`` / ``scale_b`` fields, set for each atom call of ``fx.gemm``
-    by its ``atom_callback``;
+    scale block, so one scale byte per lane and call. The scales go to
+    ``fx.gemm`` as operand groups, ``fx.gemm(mma, acc, [frag_A, scales_A],
+    [frag_B, scales_B], acc)``: register fragments (1, tiles of M, atoms of
+    K) of one word per lane and call, sliced at each call's tile like the
+    operand (each call's word overrides the atom's ``scale_a`` /
+    ``scale_b`` field);
   * the scale bytes found with the layout algebra rather than index
     arithmetic: SA viewed as an M x K tensor whose K mode is (32, K/32)
     with strides (0, 1) (the 32 values of a block share one byte) has A's
@@ -158,20 +161,24 @@ def mx_gemm_kernel(A: fx.Tensor, B: fx.Tensor, SA: fx.Tensor, SB: fx.Tensor, C: 
     _, tiles_m, atoms_k, _ = tSA.shape.unpack()
     _, tiles_n, _, _ = tSB.shape.unpack()
 
+    # The scales of a slab as operand groups of fx.gemm: register fragments (1, tiles, atoms
+    # of K), one word per lane and atom call, that the gemm slices at each call's tile.
+    rSA = fx.make_rmem_tensor(fx.make_layout((1, tiles_m, atoms_k), (0, 1, tiles_m)), fx.Int32)
+    rSB = fx.make_rmem_tensor(fx.make_layout((1, tiles_n, atoms_k), (0, 1, tiles_n)), fx.Int32)
+
     _, K = A.shape.unpack()
     for k in range(K // BK):
         load_slab(k)
-        # A lane's scale for the atom at tile (m, n) and atom kk of K: the byte of its first
+        # A lane's scale for the atom at tile m (n) and atom kk of K: the byte of its first
         # value (all 32 of its values are one block). torch's uint8 arrives as a signless
         # 8-bit integer, so fx.Int32 sign-extends it; the instruction reads only byte 0 of
-        # the 32-bit field (opsel 0), so that is harmless.
-        sa = [[fx.Int32(tSA[0, m, kk, k]) for kk in fx.range_constexpr(atoms_k)]
-              for m in fx.range_constexpr(tiles_m)]
-        sb = [[fx.Int32(tSB[0, n, kk, k]) for kk in fx.range_constexpr(atoms_k)]
-              for n in fx.range_constexpr(tiles_n)]
-        fx.gemm(tiled_mma, acc, frag_A, frag_B, acc,
-                atom_callback=lambda atom, mnk: atom.set_value(
-                    {"scale_a": sa[mnk[0]][mnk[2]], "scale_b": sb[mnk[1]][mnk[2]]}))
+        # the 32-bit word (opsel 0), so that is harmless.
+        for kk in fx.range_constexpr(atoms_k):
+            for m in fx.range_constexpr(tiles_m):
+                rSA[0, m, kk] = fx.Int32(tSA[0, m, kk, k])
+            for n in fx.range_constexpr(tiles_n):
+                rSB[0, n, kk] = fx.Int32(tSB[0, n, kk, k])
+        fx.gemm(tiled_mma, acc, [frag_A, rSA], [frag_B, rSB], acc)
 
     store_c(acc, gC, tiled_mma, tid)
 

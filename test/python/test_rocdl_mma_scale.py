@@ -272,3 +272,123 @@ def test_mx_gemm_of_float8_tensors(fly_env, mnk, ta, tb):
     bound = 4 * k * 2.0 ** -24 * (a.abs() @ b.abs().T) + 1e-30
     assert torch.all((C.double() - want).abs() <= bound)
     assert torch.count_nonzero(C) > C.numel() // 2
+
+
+# -- scales as operand groups: fx.gemm(mma, d, [a, scale_a], [b, scale_b], c) ----------
+
+def grouped_mx_gemm(form):
+    """C = (A * SA) @ (B * SB).T over a 32 x 32 x 256 tile: one
+    16x16x128 atom, 2 x 2 x 2 calls per lane, a scale word per lane and
+    (m, k) tile of A (n, k of B). The lanes' words arrive as SA[0, m, k,
+    lane] (int32) and are copied to register fragments (1, 2, 2). `form`
+    picks how they reach the calls: "list", operand groups expanded by the
+    compiler; "expanded", operand groups with the gemm expanded in Python;
+    "set_value", the atom's fields set per call by atom_callback."""
+    tm, tn, tk = 32, 32, 256
+
+    @flyc.kernel
+    def kernel(A: fx.Tensor, B: fx.Tensor, SA: fx.Tensor, SB: fx.Tensor, C: fx.Tensor):
+        tid = fx.thread_idx.x
+        A = fx.slice(fx.zipped_divide(A, (tm, tk)), ((None, None), 0))
+        B = fx.slice(fx.zipped_divide(B, (tn, tk)), ((None, None), 0))
+        C = fx.slice(fx.zipped_divide(C, (tm, tn)), ((None, None), 0))
+        if fx.const_expr(form == "not_scaled"):
+            atom = fx.make_mma_atom(fx.rocdl.MFMA(16, 16, 32, fx.Float8E4M3FN))
+        else:
+            atom = fx.make_mma_atom(cdna4.MFMA_Scale(16, 16, 128, fx.Float8E4M3FN))
+        tiled = fx.make_tiled_mma(atom, fx.make_layout((1, 1, 1), (0, 0, 0)))
+        thr = tiled.thr_slice(tid)
+        copy_ab = fx.make_copy_atom(fx.UniversalCopy64b(), 8)
+        copy_c = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
+        tA = fx.make_tiled_copy_A(copy_ab, tiled).get_slice(tid)
+        tB = fx.make_tiled_copy_B(copy_ab, tiled).get_slice(tid)
+        tC = fx.make_tiled_copy_C(copy_c, tiled).get_slice(tid)
+        fA, fB, fC = thr.make_fragment_A(A), thr.make_fragment_B(B), thr.make_fragment_C(C)
+        fx.copy(copy_ab, tA.partition_S(A), tA.retile(fA))
+        fx.copy(copy_ab, tB.partition_S(B), tB.retile(fB))
+        fC.fill(0)
+        i32 = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Int32)
+        rsa = fx.make_rmem_tensor(fx.make_layout((1, 2, 2), (0, 1, 2)), fx.Int32)
+        rsb = fx.make_rmem_tensor(fx.make_layout((1, 2, 2), (0, 1, 2)), fx.Int32)
+        words = fx.make_layout((1, 2, 2, 64), (0, 128, 64, 1))   # [0, tile, k, lane]
+        fx.copy(i32, fx.slice(fx.make_view(fx.get_iter(SA), words), (None, None, None, tid)), rsa)
+        fx.copy(i32, fx.slice(fx.make_view(fx.get_iter(SB), words), (None, None, None, tid)), rsb)
+        if fx.const_expr(form == "list"):
+            fx.gemm(tiled, fC, [fA, rsa], [fB, rsb], fC)
+        elif fx.const_expr(form == "not_scaled"):
+            fx.gemm(tiled, fC, [fA, rsa], fB, fC)  # line: not_scaled
+        elif fx.const_expr(form == "too_many"):
+            fx.gemm(tiled, fC, [fA, rsa], [fB, rsb, rsb], fC)  # line: too_many
+        elif fx.const_expr(form == "expanded"):
+            fx.gemm(tiled, fC, [fA, rsa], [fB, rsb], fC, atom_callback=lambda at, mnk: at)
+        else:
+            fx.gemm(tiled, fC, fA, fB, fC,
+                    atom_callback=lambda at, mnk: at.set_value(
+                        {"scale_a": rsa[0, mnk[0], mnk[2]], "scale_b": rsb[0, mnk[1], mnk[2]]}))
+        fx.copy(copy_c, tC.retile(fC), tC.partition_S(C))
+
+    @flyc.jit
+    def run(A: fx.Tensor, B: fx.Tensor, SA: fx.Tensor, SB: fx.Tensor, C: fx.Tensor):
+        kernel(A, B, SA, SB, C).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    return run
+
+
+def lane_scale_words(e, gen):
+    """The 16x16x128 atom's scale words for a (2 * 16) x (2 * 128) operand
+    with E8M0 block exponents e (32 x 8): lane l of the call at tile (t, k)
+    holds row 16 t + l % 16 and K block 4 k + l // 16, so its byte 0 is
+    e[16 t + l % 16, 4 k + l // 16]; bytes 1..3 are noise opsel 0 ignores.
+    Laid out [0, t, k, l]."""
+    lanes = torch.arange(64)
+    words = torch.zeros(1, 2, 2, 64, dtype=torch.int32)
+    for t in range(2):
+        for k in range(2):
+            byte0 = e[16 * t + lanes % 16, 4 * k + lanes // 16].to(torch.int32)
+            noise = torch.randint(0, 1 << 23, (64,), generator=gen, dtype=torch.int32)
+            words[0, t, k] = byte0 | (noise << 8)
+    return words
+
+
+def test_scales_as_operand_groups(fly_env):
+    """Every (m, n, k) call gets its own scales (each lane's word differs
+    per tile); C matches the float64 product of the dequantised operands
+    for each way of giving them, and the three agree bit for bit."""
+    fly_env(ARCH="gfx950", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    gen = torch.Generator().manual_seed(7)
+    A = (torch.randn(32, 256, generator=gen) * 3).to(torch.float8_e4m3fn)
+    B = (torch.randn(32, 256, generator=gen) * 3).to(torch.float8_e4m3fn)
+    ea = torch.randint(118, 137, (32, 8), generator=gen)
+    eb = torch.randint(118, 137, (32, 8), generator=gen)
+    SA, SB = lane_scale_words(ea, gen), lane_scale_words(eb, gen)
+    a = decode(A.view(torch.uint8).numpy(), 0) * 2.0 ** (np.repeat(ea.numpy(), 32, axis=1) - 127)
+    b = decode(B.view(torch.uint8).numpy(), 0) * 2.0 ** (np.repeat(eb.numpy(), 32, axis=1) - 127)
+    want = a @ b.T
+    bound = 4 * 256 * 2.0 ** -24 * (np.abs(a) @ np.abs(b).T) + 1e-30
+    results = {}
+    for form in ["list", "expanded", "set_value"]:
+        C = torch.zeros(32, 32)
+        grouped_mx_gemm(form)(A, B, SA, SB, C)
+        assert np.all(np.abs(C.double().numpy() - want) <= bound), form
+        assert torch.count_nonzero(C) > C.numel() // 2, form
+        results[form] = C
+    assert torch.equal(results["list"], results["set_value"])
+    assert torch.equal(results["expanded"], results["set_value"])
+
+
+@pytest.mark.parametrize("form, message", [
+    ("not_scaled", "the A group has 1 auxiliary operand(s); MFMA(16, 16, 32, f8E4M3FN) takes none"),
+    ("too_many", "the B group has 2 auxiliary operand(s); MFMA_Scale(16, 16, 128, f8E4M3FN, "
+                 "f8E4M3FN) takes at most 1 (scale_b)")])
+def test_operand_groups_that_do_not_fit_the_atom_are_located_errors(fly_env, form, message):
+    """A scale in the group of an atom that takes none, or one too many:
+    a compile error at the user's gemm line, naming the atom."""
+    fly_env(ARCH="gfx950", COMPILE_ONLY="1", FLYDSL_RUNTIME_ENABLE_CACHE="0")
+    A = torch.zeros(32, 256, dtype=torch.float8_e4m3fn)
+    S = torch.zeros(1, 2, 2, 64, dtype=torch.int32)
+    with pytest.raises(flyc.CompileError) as info:
+        grouped_mx_gemm(form)(A, A.clone(), S, S.clone(), torch.zeros(32, 32))
+    text = str(info.value)
+    assert message in text, text
+    line = next(i for i, src in enumerate(open(__file__), 1) if f"# line: {form}" in src)
+    assert f"test_rocdl_mma_scale.py:{line}" in text, text

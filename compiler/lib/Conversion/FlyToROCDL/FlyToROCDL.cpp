@@ -679,7 +679,8 @@ struct MmaAtomCallSSALowering : public OpConversionPattern<MmaAtomCallSSAOp> {
 
 /// `fly.mma_atom_call` on memory (fragments in registers or shared
 /// memory): a, b and c loaded as vectors of the values the atom gives each
-/// thread, the operation's emitMma, d stored.
+/// thread, the values of the auxiliary operands set as the atom's fields,
+/// the operation's emitMma, d stored.
 struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -700,11 +701,31 @@ struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
     if (ar.failed() || !nA || !nB || !nC)
       return rewriter.notifyMatchFailure(op, "the atom has no static counts");
     Location loc = op.getLoc();
-    Value a = emitVectorLoad(rewriter, loc, adaptor.getA(), op.getA().getType(), nA);
-    Value b = emitVectorLoad(rewriter, loc, adaptor.getB(), op.getB().getType(), nB);
-    Value c = emitVectorLoad(rewriter, loc, adaptor.getC(), op.getC().getType(), nC);
-    Value d = getMmaOperation(atomLike).emitMma(rewriter, loc,
-                                                op.getAtom(), a, b, c);
+    auto load = [&](Value converted, Value memref, int64_t n) {
+      return emitVectorLoad(rewriter, loc, converted,
+                            cast<MemTensorType>(memref.getType()), n);
+    };
+    // The converted A and B groups, split as the op's.
+    ValueRange groupA = adaptor.getGroups().take_front(op.getA().size());
+    ValueRange groupB = adaptor.getGroups().drop_front(op.getA().size());
+    Value a = load(groupA.front(), op.getAOperand(), nA);
+    Value b = load(groupB.front(), op.getBOperand(), nB);
+    Value c = load(adaptor.getC(), op.getC(), nC);
+    // The auxiliary operands' values (one each) set their fields.
+    auto scalars = [&](ValueRange converted, ValueRange memrefs) {
+      SmallVector<Value> values;
+      for (auto [value, memref] : llvm::zip(converted, memrefs))
+        values.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, load(value, memref, 1),
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     rewriter.getI32IntegerAttr(0))));
+      return values;
+    };
+    Value atom = withAuxiliaryValues(
+        rewriter, loc, op.getAtom(),
+        scalars(groupA.drop_front(), op.getAAuxiliary()),
+        scalars(groupB.drop_front(), op.getBAuxiliary()));
+    Value d = getMmaOperation(atomLike).emitMma(rewriter, loc, atom, a, b, c);
     if (!d)
       return rewriter.notifyMatchFailure(op, "the operation has no lowering");
     emitVectorStore(rewriter, loc, d, adaptor.getD(), op.getD().getType());

@@ -802,13 +802,27 @@ def copy_atom_call(copy_atom, src, dst, *, pred=None):
     builder().op("fly.copy_atom_call", [copy_atom.ir, src.ir, dst.ir])
 
 
+def _mma_operands(mma_atom, d, a, b, c):
+    """The operands of fly.gemm / fly.mma_atom_call: the atom, D, the A
+    and B groups (each operand, then its auxiliary tensors), C; and the
+    operandSegmentSizes attribute of the groups."""
+    operands = [mma_atom.ir, d.ir] + [t.ir for t in a] + [t.ir for t in b] + [c.ir]
+    return operands, f"operandSegmentSizes = array<i32: 1, 1, {len(a)}, {len(b)}, 1>"
+
+
 def mma_atom_call(mma_atom, d, a, b, c, **kwargs):
-    """One call of an MMA atom; keyword arguments set the atom's fields."""
+    """One call of an MMA atom; keyword arguments set the atom's fields.
+    `a` and `b` may be lists [operand, auxiliary...]: a scaled MMA atom's
+    scale for the call (one value, overriding its scale_a / scale_b)."""
     mma_atom = expect("mma_atom_call", "mma_atom", mma_atom, ("mma_atom", "tiled_mma"))
     if kwargs:
         mma_atom = mma_atom.set_value(kwargs)
-    ops = [expect("mma_atom_call", n, t, _MEMREF) for n, t in (("d", d), ("a", a), ("b", b), ("c", c))]
-    builder().op("fly.mma_atom_call", [mma_atom.ir] + [t.ir for t in ops])
+    d = expect("mma_atom_call", "d", d, _MEMREF)
+    c = expect("mma_atom_call", "c", c, _MEMREF)
+    a = _gemm_operand_list("mma_atom_call", "a", a)
+    b = _gemm_operand_list("mma_atom_call", "b", b)
+    operands, attrs = _mma_operands(mma_atom, d, a, b, c)
+    builder().op("fly.mma_atom_call", operands, attrs=attrs)
 
 
 def make_tiled_copy(copy_atom, layout_thr_val, tile_mn):
@@ -922,13 +936,15 @@ def copy(copy_atom, src, dst, *, pred=None, **kwargs):
     builder().op("fly.copy", operands)
 
 
-def _gemm_operand_list(name, x):
-    """The tensors of a gemm operand: one tensor, or a list whose first is
-    the operand and the rest its scale fragments (scaled MMA atoms)."""
+def _gemm_operand_list(api, name, x):
+    """The tensors of an A or B operand: one tensor, or a list whose first
+    is the operand and the rest its auxiliary tensors (the scales of a
+    scaled MMA atom), sliced at the operand's tile coordinate. How many an
+    atom takes, of which type and shape, the IR verifier checks."""
     group = list(x) if isinstance(x, (list, tuple)) else [x]
     if not group:
-        fail("gemm", f"argument '{name}' is an empty list")
-    return [expect("gemm", name, t, _MEMREF) for t in group]
+        fail(api, f"argument '{name}' is an empty list; it starts with the operand")
+    return [expect(api, name, t, _MEMREF) for t in group]
 
 
 def _gemm_tile_order(bounds, traversal_order, traversal_layout):
@@ -977,10 +993,14 @@ def _gemm_tile_order(bounds, traversal_order, traversal_layout):
 def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, atom_callback=None,
          **kwargs):
     """D = A * B + C over partitioned fragments; keyword arguments set the
-    atom's fields. `a` and `b` may be lists [operand, scales...] (for scaled
-    MMA atoms). With traversal_order, traversal_layout or atom_callback the
-    gemm is expanded here into one mma_atom_call per (m, n, k) tile, in that
-    order; atom_callback(atom, (m, n, k)) returns the atom of each call."""
+    atom's fields. `a` and `b` may be lists [operand, auxiliary...] whose
+    extra tensors are sliced at the same tile coordinate as the operand:
+    for a scaled MMA atom, gemm(mma, d, [a, scale_a], [b, scale_b], c) with
+    scale fragments of shape (1, M[, K]) and (1, N[, K]), one value per
+    lane and tile, overriding the atom's scale_a / scale_b for each call.
+    With traversal_order, traversal_layout or atom_callback the gemm is
+    expanded here into one mma_atom_call per (m, n, k) tile, in that order;
+    atom_callback(atom, (m, n, k)) returns the atom of each call."""
     mma_atom = expect("gemm", "mma_atom", mma_atom, ("mma_atom", "tiled_mma"))
     if traversal_order is not None and traversal_layout is not None:
         fail("gemm", "give traversal_order or traversal_layout, not both")
@@ -988,19 +1008,19 @@ def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, a
         mma_atom = mma_atom.set_value(kwargs)
     d = expect("gemm", "d", d, _MEMREF)
     c = expect("gemm", "c", c, _MEMREF)
-    a, b = _gemm_operand_list("a", a), _gemm_operand_list("b", b)
-    if len(a) > 1 or len(b) > 1:
-        # Only a scaled MMA atom takes scale fragments; the universal FMA
-        # is the only MMA operation there is.
-        fail("gemm", f"scale fragments ({len(a) - 1} for a, {len(b) - 1} for b) need a scaled "
-                     f"MMA atom; {mma_atom.ir.type} takes none")
-    a, b = a[0], b[0]
-    ranks = tuple(rank(t) for t in (d, a, b, c))
+    a, b = _gemm_operand_list("gemm", "a", a), _gemm_operand_list("gemm", "b", b)
+    ranks = tuple(rank(t) for t in (d, a[0], b[0], c))
     if ranks not in ((1, 1, 1, 1), (3, 2, 2, 3), (3, 3, 3, 3)):
         fail("gemm", f"needs rank-1 fragments, or rank-2/3 a and b with rank-3 c and d, not "
                      f"ranks {ranks}")
+    for name, group in (("a", a), ("b", b)):
+        for t in group[1:]:
+            if rank(t) != rank(group[0]):
+                fail("gemm", f"the auxiliary tensor {t.ir.type} of '{name}' must have the rank of "
+                             f"its operand {group[0].ir.type} ((1, M[, K]) for a, (1, N[, K]) for b)")
     if traversal_order is None and traversal_layout is None and atom_callback is None:
-        builder().op("fly.gemm", [mma_atom.ir] + [t.ir for t in (d, a, b, c)])
+        operands, attrs = _mma_operands(mma_atom, d, a, b, c)
+        builder().op("fly.gemm", operands, attrs=attrs)
         return
     atom = mma_atom.mma_atom if isinstance(mma_atom, TiledMma) else mma_atom
 
@@ -1021,21 +1041,21 @@ def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, a
         return n
 
     bounds = (extent(d, 1), extent(d, 2))
-    if bounds != (extent(a, 1), extent(b, 1)) or bounds != (extent(c, 1), extent(c, 2)):
-        fail("gemm", f"the M and N modes of d {d.ir.type}, a {a.ir.type}, b {b.ir.type} and "
+    if bounds != (extent(a[0], 1), extent(b[0], 1)) or bounds != (extent(c, 1), extent(c, 2)):
+        fail("gemm", f"the M and N modes of d {d.ir.type}, a {a[0].ir.type}, b {b[0].ir.type} and "
                      f"c {c.ir.type} differ")
     if ranks[1] == 3:
-        if extent(a, 2) != extent(b, 2):
-            fail("gemm", f"the K modes of a {a.ir.type} and b {b.ir.type} differ")
-        bounds += (extent(a, 2),)
+        if extent(a[0], 2) != extent(b[0], 2):
+            fail("gemm", f"the K modes of a {a[0].ir.type} and b {b[0].ir.type} differ")
+        bounds += (extent(a[0], 2),)
     accumulated = set()
     for coord in _gemm_tile_order(bounds, traversal_order, traversal_layout):
         mt, nt, rest = coord[0], coord[1], coord[2:]
         # The first call on a tile of D reads C, later ones D itself.
         src = d if (mt, nt) in accumulated else c
         accumulated.add((mt, nt))
-        call(slice_(d, (None, mt, nt)), slice_(a, (None, mt) + rest),
-             slice_(b, (None, nt) + rest), slice_(src, (None, mt, nt)),
+        call(slice_(d, (None, mt, nt)), [slice_(t, (None, mt) + rest) for t in a],
+             [slice_(t, (None, nt) + rest) for t in b], slice_(src, (None, mt, nt)),
              (mt, nt, rest[0] if rest else 0))
 
 

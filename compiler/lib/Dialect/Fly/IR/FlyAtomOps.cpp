@@ -11,7 +11,10 @@
 #include "fly/Algebra/AtomPlan.h"
 #include "fly/Dialect/Fly/IR/FlyAtoms.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::fly;
@@ -440,12 +443,72 @@ void mlir::fly::forEachTensorCopyCall(
       });
 }
 
+/// The auxiliary operands of an A or B group against their operand `op`
+/// of a gemm whose D has rank `rankD`: the operand's rank and tile modes.
+static bool checkAuxiliaryShapes(Arith &ar, unsigned rankD,
+                                 const TensorValue &op,
+                                 ArrayRef<TensorValue> auxiliary,
+                                 const char *name) {
+  if (auxiliary.empty())
+    return true;
+  const Layout &operand = partitionedLayout(op);
+  if (rankD == 2)
+    return ar.fail(std::string("gemm: the auxiliary operands of ") + name +
+                   " need fragments with a value mode ((V), (V,M) or "
+                   "(V,M,K)), not " + toString(operand));
+  for (const TensorValue &t : auxiliary) {
+    const Layout &l = partitionedLayout(t);
+    if (l.rank() != operand.rank())
+      return ar.fail(std::string("gemm: the auxiliary operand ") +
+                     toString(l) + " of " + name + " has rank " +
+                     std::to_string(l.rank()) + ", its operand " +
+                     toString(operand) + " rank " +
+                     std::to_string(operand.rank()) +
+                     " (it is (1, tile modes...) of the operand)");
+    for (unsigned i = 1; i < l.rank(); ++i) {
+      Int have = algebra::size(ar, l[i]), want = algebra::size(ar, operand[i]);
+      if (ar.failed())
+        return false;
+      if (!have.isStatic() || !want.isStatic() || have.value() != want.value())
+        return ar.fail(std::string("gemm: mode ") + std::to_string(i) +
+                       " of the auxiliary operand " + toString(l) + " of " +
+                       name + " has " + toString(have) + " elements, of " +
+                       toString(operand) + " " + toString(want));
+    }
+  }
+  return true;
+}
+
+/// The slices of auxiliary operands at a call's tile of their operand
+/// (rank 1: the whole; rank 2: (*, mn); rank 3: (*, mn, k)).
+static std::vector<TensorValue>
+sliceAuxiliary(Arith &ar, ArrayRef<TensorValue> auxiliary, int64_t mn,
+               int64_t k) {
+  std::vector<TensorValue> slices;
+  for (const TensorValue &t : auxiliary) {
+    unsigned rank = partitionedLayout(t).rank();
+    if (rank == 1) {
+      slices.push_back(t);
+      continue;
+    }
+    IntTuple crd = rank == 2 ? IntTuple::tuple({Int::none(), Int(mn)})
+                             : IntTuple::tuple({Int::none(), Int(mn), Int(k)});
+    slices.push_back(sliceTensor(ar, t, crd));
+  }
+  return slices;
+}
+
 void mlir::fly::forEachTensorMmaCall(
     Arith &ar, Type atomLike, const TensorValue &d, const TensorValue &a,
     const TensorValue &b, const TensorValue &c,
+    ArrayRef<TensorValue> aAuxiliary, ArrayRef<TensorValue> bAuxiliary,
     const std::function<void(const TensorMmaCall &)> &onCall) {
   algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(atomLike));
   if (ar.failed())
+    return;
+  unsigned rankD = partitionedLayout(d).rank();
+  if (!checkAuxiliaryShapes(ar, rankD, a, aAuxiliary, "A") ||
+      !checkAuxiliaryShapes(ar, rankD, b, bAuxiliary, "B"))
     return;
   algebra::forEachMmaCall(
       ar, atom, partitionedLayout(d), partitionedLayout(a),
@@ -454,10 +517,38 @@ void mlir::fly::forEachTensorMmaCall(
         TensorMmaCall t{placeTensor(ar, d, call.d.layout, call.d.offset),
                         placeTensor(ar, a, call.a.layout, call.a.offset),
                         placeTensor(ar, b, call.b.layout, call.b.offset),
-                        placeTensor(ar, c, call.c.layout, call.c.offset)};
+                        placeTensor(ar, c, call.c.layout, call.c.offset),
+                        sliceAuxiliary(ar, aAuxiliary, call.m, call.k),
+                        sliceAuxiliary(ar, bAuxiliary, call.n, call.k)};
         if (!ar.failed())
           onCall(t);
       });
+}
+
+/// The type of an operation's field `name` (null for none).
+static Type fieldType(ArrayRef<std::pair<StringRef, Type>> fields,
+                      StringRef name) {
+  for (auto [field, type] : fields)
+    if (field == name)
+      return type;
+  return Type();
+}
+
+Value mlir::fly::withAuxiliaryValues(OpBuilder &b, Location loc, Value atom,
+                                     ValueRange aValues, ValueRange bValues) {
+  MmaOpTypeInterface mma = getMmaOperation(atom.getType());
+  SmallVector<std::pair<StringRef, Type>> fields = mma.getFields();
+  for (auto [which, values] : {std::pair{algebra::MmaOperand::A, aValues},
+                               std::pair{algebra::MmaOperand::B, bValues}})
+    for (auto [i, given] : llvm::enumerate(values)) {
+      StringRef field = mma.getAuxiliaryField(which, i);
+      Type type = fieldType(fields, field);
+      Value value = given;
+      if (value.getType() != type)
+        value = LLVM::ZExtOp::create(b, loc, type, value);
+      atom = AtomSetValueOp::create(b, loc, atom, value, b.getStringAttr(field));
+    }
+  return atom;
 }
 
 //===----------------------------------------------------------------------===//
@@ -557,18 +648,117 @@ LogicalResult CopyOp::verify() {
   return success();
 }
 
+/// The split of an MMA call's groups: [1, 1, size(A), size(B), 1], A and
+/// B each starting with its operand.
+static LogicalResult checkMmaSegments(Operation *op, ArrayRef<int32_t> sizes,
+                                      size_t groups) {
+  if (sizes.size() != 5 || sizes[0] != 1 || sizes[1] != 1 || sizes[4] != 1 ||
+      sizes[2] < 0 || sizes[3] < 0 ||
+      size_t(sizes[2]) + size_t(sizes[3]) != groups)
+    return op->emitOpError("operandSegmentSizes must be [1, 1, size(A), "
+                           "size(B), 1] for the ")
+           << groups << " operands of the A and B groups";
+  if (sizes[2] == 0 || sizes[3] == 0)
+    return op->emitOpError("the ")
+           << (sizes[2] == 0 ? "A" : "B")
+           << " group is empty; it starts with the operand";
+  return success();
+}
+
+/// The A or B group of an MMA call: its operand first, then as many
+/// auxiliary operands as the operation takes, each with elements of its
+/// field's type (or, for an integer field, a narrower integer).
+static LogicalResult checkMmaGroup(Operation *op, Type atomLike,
+                                   algebra::MmaOperand which,
+                                   OperandRange group) {
+  const char *name = which == algebra::MmaOperand::A ? "A" : "B";
+  MmaOpTypeInterface mma = getMmaOperation(atomLike);
+  OperandRange auxiliary = group.drop_front();
+  SmallVector<StringRef> takes;
+  for (unsigned i = 0; i <= auxiliary.size(); ++i) {
+    StringRef field = mma.getAuxiliaryField(which, i);
+    if (field.empty())
+      break;
+    takes.push_back(field);
+  }
+  if (auxiliary.size() > takes.size()) {
+    InFlightDiagnostic diag = op->emitOpError("the ")
+                              << name << " group has " << auxiliary.size()
+                              << " auxiliary operand(s); " << mma.getApiName()
+                              << " takes ";
+    if (takes.empty())
+      diag << "none";
+    else
+      diag << "at most " << takes.size() << " ("
+           << llvm::join(takes, ", ") << ")";
+    return diag;
+  }
+  SmallVector<std::pair<StringRef, Type>> fields = mma.getFields();
+  for (auto [i, value] : llvm::enumerate(auxiliary)) {
+    Type want = fieldType(fields, takes[i]);
+    Type have = cast<MemTensorType>(value.getType()).getElementType();
+    auto wantInt = dyn_cast_or_null<IntegerType>(want);
+    auto haveInt = dyn_cast<IntegerType>(have);
+    bool narrower = wantInt && haveInt && haveInt.isSignless() &&
+                    haveInt.getWidth() < wantInt.getWidth();
+    if (have != want && !narrower)
+      return op->emitOpError("auxiliary operand ")
+             << i << " of " << name << " sets field '" << takes[i] << "' ("
+             << want << "); its elements must be " << want
+             << (wantInt ? " or a narrower integer" : "") << ", not "
+             << have;
+  }
+  return success();
+}
+
+/// The auxiliary operands of one call: one value each.
+static bool checkAuxiliaryValues(Arith &ar, ArrayRef<TensorValue> auxiliary,
+                                 const char *name) {
+  for (const TensorValue &t : auxiliary) {
+    const Layout &l = partitionedLayout(t);
+    Int n = algebra::size(ar, l);
+    if (ar.failed())
+      return false;
+    if (!n.isStatic() || n.value() != 1)
+      return ar.fail(std::string("an auxiliary operand of ") + name +
+                     " has " + toString(l) + " in a call, " + toString(n) +
+                     " values; a call takes one");
+  }
+  return true;
+}
+
+static std::vector<TensorValue> tensorsOf(OperandRange values) {
+  std::vector<TensorValue> tensors;
+  for (Value v : values)
+    tensors.push_back(tensorOf(v));
+  return tensors;
+}
+
 LogicalResult GemmOp::verify() {
+  if (failed(checkMmaSegments(*this, getOperandSegmentSizes(),
+                              getGroups().size())))
+    return failure();
   auto element = [](Value v) {
     return cast<MemTensorType>(v.getType()).getElementType();
   };
+  if (failed(checkMmaGroup(*this, getAtom().getType(),
+                           algebra::MmaOperand::A, getA())) ||
+      failed(checkMmaGroup(*this, getAtom().getType(),
+                           algebra::MmaOperand::B, getB())))
+    return failure();
   if (failed(checkMmaElements(*this, getAtom().getType(),
-                              {element(getD()), element(getA()),
-                               element(getB()), element(getC())})))
+                              {element(getD()), element(getAOperand()),
+                               element(getBOperand()), element(getC())})))
     return failure();
   Arith ar;
   forEachTensorMmaCall(ar, getAtom().getType(), tensorOf(getD()),
-                       tensorOf(getA()), tensorOf(getB()), tensorOf(getC()),
-                       [](const TensorMmaCall &) {});
+                       tensorOf(getAOperand()), tensorOf(getBOperand()),
+                       tensorOf(getC()), tensorsOf(getAAuxiliary()),
+                       tensorsOf(getBAuxiliary()),
+                       [&](const TensorMmaCall &call) {
+                         if (checkAuxiliaryValues(ar, call.aAuxiliary, "A"))
+                           checkAuxiliaryValues(ar, call.bAuxiliary, "B");
+                       });
   if (ar.failed())
     return emitOpError() << ar.error();
   return success();
@@ -610,7 +800,16 @@ static std::array<int64_t, 4> mmaValueCounts(Arith &ar,
 }
 
 LogicalResult MmaAtomCallOp::verify() {
-  std::array<Value, 4> operands = {getD(), getA(), getB(), getC()};
+  if (failed(checkMmaSegments(*this, getOperandSegmentSizes(),
+                              getGroups().size())))
+    return failure();
+  if (failed(checkMmaGroup(*this, getAtom().getType(),
+                           algebra::MmaOperand::A, getA())) ||
+      failed(checkMmaGroup(*this, getAtom().getType(),
+                           algebra::MmaOperand::B, getB())))
+    return failure();
+  std::array<Value, 4> operands = {getD(), getAOperand(), getBOperand(),
+                                   getC()};
   std::array<Type, 4> elements;
   for (int i = 0; i < 4; ++i)
     elements[i] = cast<MemTensorType>(operands[i].getType()).getElementType();
@@ -630,6 +829,9 @@ LogicalResult MmaAtomCallOp::verify() {
                            << toString(n) << " values, the atom takes "
                            << want[i];
   }
+  if (!checkAuxiliaryValues(ar, tensorsOf(getAAuxiliary()), "A") ||
+      !checkAuxiliaryValues(ar, tensorsOf(getBAuxiliary()), "B"))
+    return emitOpError() << ar.error();
   return success();
 }
 

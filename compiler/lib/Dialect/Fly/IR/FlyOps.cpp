@@ -24,15 +24,40 @@ using algebra::Layout;
 
 namespace mlir::fly::detail {
 
+/// The name of the segment sizes of an op with operand groups.
+static constexpr llvm::StringLiteral kSegmentSizes = "operandSegmentSizes";
+
 /// Parses the call-like form. Without `-> TR`, an op that infers its result
 /// types gets them from its operand types and attributes; an op without
-/// results needs none.
+/// results needs none. An op with operand segments (an `operandSegmentSizes`
+/// attribute) writes each segment that is not one operand in brackets,
+/// `[%a, %s]`; its types stay in line.
 template <typename OpTy>
 ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
+  bool grouped = llvm::is_contained(OpTy::getAttributeNames(), kSegmentSizes);
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<int32_t> segments;
   SmallVector<Type> operandTypes;
   SMLoc operandsLoc = parser.getCurrentLocation();
-  if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren) ||
+  auto parseElement = [&]() -> ParseResult {
+    SMLoc at = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalLSquare())) {
+      if (!grouped)
+        return parser.emitError(at)
+               << "'" << OpTy::getOperationName()
+               << "' takes no operand groups ('[...]')";
+      size_t before = operands.size();
+      if (failed(parser.parseOptionalRSquare()) &&
+          (parser.parseOperandList(operands) || parser.parseRSquare()))
+        return failure();
+      segments.push_back(int32_t(operands.size() - before));
+      return success();
+    }
+    segments.push_back(1);
+    return parser.parseOperand(operands.emplace_back());
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                     parseElement) ||
       parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&] {
         return parser.parseType(operandTypes.emplace_back());
@@ -41,6 +66,9 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
   if (parser.resolveOperands(operands, operandTypes, operandsLoc,
                              result.operands))
     return failure();
+  if (grouped)
+    result.addAttribute(kSegmentSizes,
+                        parser.getBuilder().getDenseI32ArrayAttr(segments));
 
   if (succeeded(parser.parseOptionalArrow())) {
     if (succeeded(parser.parseOptionalLParen())) {
@@ -70,12 +98,32 @@ ParseResult parseCallLikeOp(OpAsmParser &parser, OperationState &result) {
 }
 
 /// Prints the call-like form, with the result types unless the op never has
-/// results.
+/// results, and the operand groups of an op with operand segments.
 void printCallLikeOp(OpAsmPrinter &p, Operation *op) {
   p << '(';
-  p.printOperands(op->getOperands());
+  auto segments = op->getAttrOfType<DenseI32ArrayAttr>(kSegmentSizes);
+  int64_t total = 0;
+  if (segments)
+    for (int32_t n : segments.asArrayRef())
+      total += n < 0 ? op->getNumOperands() + 1 : n;
+  if (segments && total == int64_t(op->getNumOperands())) {
+    OperandRange rest = op->getOperands();
+    llvm::interleaveComma(segments.asArrayRef(), p, [&](int32_t n) {
+      OperandRange group = rest.take_front(n);
+      rest = rest.drop_front(n);
+      if (n == 1) {
+        p.printOperand(group.front());
+        return;
+      }
+      p << '[';
+      p.printOperands(group);
+      p << ']';
+    });
+  } else {
+    p.printOperands(op->getOperands());
+  }
   p << ')';
-  p.printOptionalAttrDict(op->getAttrs());
+  p.printOptionalAttrDict(op->getAttrs(), {kSegmentSizes});
   p << " : (";
   llvm::interleaveComma(op->getOperandTypes(), p);
   p << ')';

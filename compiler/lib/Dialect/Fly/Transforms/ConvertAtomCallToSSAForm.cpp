@@ -186,21 +186,33 @@ LogicalResult convertCopy(CopyAtomCallOp op) {
 }
 
 /// One MMA call: its operands are read as values and its result written
-/// back, wherever they live.
+/// back, wherever they live; the values of the auxiliary operands of A and
+/// B (one each) become the fields of the call's atom they set.
 LogicalResult convertMma(MmaAtomCallOp op) {
   OpBuilder b(op);
   ValueAccess access(b, op);
   SmallVector<Value, 3> inputs;
-  for (Value operand : {op.getA(), op.getB(), op.getC()}) {
+  for (Value operand : {op.getAOperand(), op.getBOperand(), Value(op.getC())}) {
     FailureOr<Value> read = access.read(operand);
     if (failed(read))
       return failure();
     inputs.push_back(*read);
   }
+  auto scalars = [&](ValueRange views) {
+    SmallVector<Value> values;
+    for (Value view : views)
+      values.push_back(PtrLoadOp::create(
+          b, op.getLoc(), cast<MemTensorType>(view.getType()).getElementType(),
+          getPointerValue(b, view)));
+    return values;
+  };
+  Value atom = withAuxiliaryValues(b, op.getLoc(), op.getAtom(),
+                                   scalars(op.getAAuxiliary()),
+                                   scalars(op.getBAuxiliary()));
   auto cType = cast<VectorType>(inputs[2].getType());
   auto dType = VectorType::get(cType.getShape(),
                                op.getD().getType().getElementType());
-  Value d = MmaAtomCallSSAOp::create(b, op.getLoc(), dType, op.getAtom(),
+  Value d = MmaAtomCallSSAOp::create(b, op.getLoc(), dType, atom,
                                      inputs[0], inputs[1], inputs[2]);
   if (failed(access.write(d, op.getD())))
     return failure();

@@ -213,25 +213,45 @@ LogicalResult Lowerer::lowerGemm(GemmOp op) {
   auto tensor = [&](Value v) {
     return std::get<TensorValue>(bind(v, emitter));
   };
-  TensorValue d = tensor(op.getD()), a = tensor(op.getA()),
-              b = tensor(op.getB()), c = tensor(op.getC());
+  auto tensors = [&](ValueRange vs) {
+    std::vector<TensorValue> ts;
+    for (Value v : vs)
+      ts.push_back(tensor(v));
+    return ts;
+  };
+  TensorValue d = tensor(op.getD()), a = tensor(op.getAOperand()),
+              b = tensor(op.getBOperand()), c = tensor(op.getC());
+  std::vector<TensorValue> aAuxiliary = tensors(op.getAAuxiliary()),
+                           bAuxiliary = tensors(op.getBAuxiliary());
   alg::Arith ar(&emitter);
   LogicalResult result = success();
   forEachTensorMmaCall(
-      ar, op.getAtom().getType(), d, a, b, c, [&](const TensorMmaCall &call) {
+      ar, op.getAtom().getType(), d, a, b, c, aAuxiliary, bAuxiliary,
+      [&](const TensorMmaCall &call) {
         if (failed(result))
           return;
-        SmallVector<Value, 4> views;
-        for (const TensorValue *t : {&call.d, &call.a, &call.b, &call.c})
+        // D, then the A group, the B group, C.
+        SmallVector<const TensorValue *> parts = {&call.d, &call.a};
+        for (const TensorValue &t : call.aAuxiliary)
+          parts.push_back(&t);
+        parts.push_back(&call.b);
+        for (const TensorValue &t : call.bAuxiliary)
+          parts.push_back(&t);
+        parts.push_back(&call.c);
+        SmallVector<Value> views;
+        for (const TensorValue *t : parts)
           views.push_back(tensorValue(*t, emitter, loc));
         if (llvm::is_contained(views, Value())) {
           result = op->emitOpError("has an atom call whose operands cannot "
                                    "be rebuilt");
           return;
         }
-        auto atomCall = MmaAtomCallOp::create(builder, loc, op.getAtom(),
-                                              views[0], views[1], views[2],
-                                              views[3]);
+        size_t nA = 1 + call.aAuxiliary.size(),
+               nB = 1 + call.bAuxiliary.size();
+        ArrayRef<Value> all = views;
+        auto atomCall = MmaAtomCallOp::create(
+            builder, loc, op.getAtom(), all[0], all.slice(1, nA),
+            all.slice(1 + nA, nB), all.back());
         if (failed(lowerAtomCallOperands(atomCall)))
           result = failure();
       });

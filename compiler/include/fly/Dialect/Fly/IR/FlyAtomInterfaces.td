@@ -122,6 +122,16 @@ def Fly_MmaOpTypeInterface : TypeInterface<"MmaOpTypeInterface"> {
       atom.set_value), with their types.}],
       "::llvm::SmallVector<std::pair<::llvm::StringRef, ::mlir::Type>>",
       "getFields", (ins), [{}], [{ return {}; }]>,
+    InterfaceMethod<[{The run-time field that auxiliary operand `index`
+      (0 for the first one after the operand) of the A or B group of a
+      gemm or atom call (`[a, scale_a]`) sets for that call, or empty when
+      the operation takes no such operand. The operand holds one value per
+      thread and call, of the field's type or, for an integer field, a
+      narrower integer (zero-extended); a group without it leaves the
+      field as the atom has it.}],
+      "::llvm::StringRef", "getAuxiliaryField",
+      (ins "::fly::algebra::MmaOperand":$operand, "unsigned":$index),
+      [{}], [{ return {}; }]>,
     InterfaceMethod<[{d of one call from a, b and c: vectors of the values
       each thread holds (as many as the traits' layouts give it, of the
       element types); `atom` is the atom value (its run-time fields).}],

@@ -233,6 +233,41 @@ def Fly_CopyOp : Fly_MemoryOp<"copy"> {
   let hasVerifier = 1;
 }
 
+// The A and B groups of fly.gemm and fly.mma_atom_call are one variadic
+// operand, split by `operandSegmentSizes` = [1, 1, size(A), size(B), 1] (the
+// attribute FlyDSL's AttrSizedOperandSegments form of these ops carries;
+// ODS's own segment support does not build with attributes in the
+// dictionary). The shared assembly prints the groups in brackets.
+defvar Fly_MmaGroupArguments = (ins Fly_MmaAtomLike:$atom,
+    Arg<Fly_MemRef, "D", [MemWrite]>:$d,
+    Arg<Variadic<Fly_MemRef>, "the A group, then the B group: each its "
+        "operand and auxiliary operands", [MemRead]>:$groups,
+    Arg<Fly_MemRef, "C", [MemRead]>:$c,
+    DenseI32ArrayAttr:$operandSegmentSizes);
+defvar Fly_MmaGroupBuilders = [
+  OpBuilder<(ins "::mlir::Value":$atom, "::mlir::Value":$d,
+                 "::mlir::ValueRange":$a, "::mlir::ValueRange":$b,
+                 "::mlir::Value":$c), [{
+    ::llvm::SmallVector<::mlir::Value> groups(a);
+    groups.append(b.begin(), b.end());
+    build($_builder, $_state, atom, d, groups, c,
+          $_builder.getDenseI32ArrayAttr(
+              {1, 1, int32_t(a.size()), int32_t(b.size()), 1}));
+  }]>];
+defvar Fly_MmaGroupAccessors = [{
+    /// The A (B) group: the operand, then its auxiliary operands.
+    ::mlir::OperandRange getA() {
+      return getGroups().take_front(getOperandSegmentSizes()[2]);
+    }
+    ::mlir::OperandRange getB() {
+      return getGroups().drop_front(getOperandSegmentSizes()[2]);
+    }
+    ::mlir::Value getAOperand() { return getA().front(); }
+    ::mlir::Value getBOperand() { return getB().front(); }
+    ::mlir::OperandRange getAAuxiliary() { return getA().drop_front(); }
+    ::mlir::OperandRange getBAuxiliary() { return getB().drop_front(); }
+}];
+
 def Fly_GemmOp : Fly_MemoryOp<"gemm"> {
   let summary = "D = A * B + C with an MMA atom over partitioned fragments";
   let description = [{
@@ -246,12 +281,19 @@ def Fly_GemmOp : Fly_MemoryOp<"gemm"> {
     call's value modes hold the atom's value counts. D may be C. The sizes
     must be static: fly-layout-lowering unrolls the calls into
     `fly.mma_atom_call`s.
+
+    A and B are operand groups: the operand, then the auxiliary operands
+    its MMA operation takes (MmaOpTypeInterface::getAuxiliaryField; a
+    scaled MFMA's per-lane scales), written in brackets with their types
+    in line: `fly.gemm(%mma, %d, [%a, %sa], [%b, %sb], %c) : (MMA, D, A,
+    SA, B, SB, C)`. An auxiliary operand has the rank of its operand and
+    the same tile modes, (1, M[, K]) for A and (1, N[, K]) for B after a
+    (V[, M[, K]]) operand; each call takes its slice at the call's tile,
+    one value.
   }];
-  let arguments = (ins Fly_MmaAtomLike:$atom,
-                       Arg<Fly_MemRef, "D", [MemWrite]>:$d,
-                       Arg<Fly_MemRef, "A", [MemRead]>:$a,
-                       Arg<Fly_MemRef, "B", [MemRead]>:$b,
-                       Arg<Fly_MemRef, "C", [MemRead]>:$c);
+  let arguments = Fly_MmaGroupArguments;
+  let builders = Fly_MmaGroupBuilders;
+  let extraClassDeclaration = Fly_MmaGroupAccessors;
   let hasVerifier = 1;
 }
 
@@ -277,12 +319,14 @@ def Fly_MmaAtomCallOp : Fly_MemoryOp<"mma_atom_call"> {
     `fly.mma_atom_call(%atom, %d, %a, %b, %c) : (ATOM, D, A, B, C)`: the
     atom's instruction on exactly its values; value i of an operand is the
     tensor's element at 1-D index i. The element types are the atom's.
+    A and B are operand groups as in `fly.gemm`
+    (`fly.mma_atom_call(%atom, %d, [%a, %sa], %b, %c)`): each auxiliary
+    operand holds one value, which sets its field of the atom
+    (MmaOpTypeInterface::getAuxiliaryField) for this call.
   }];
-  let arguments = (ins Fly_MmaAtomLike:$atom,
-                       Arg<Fly_MemRef, "D", [MemWrite]>:$d,
-                       Arg<Fly_MemRef, "A", [MemRead]>:$a,
-                       Arg<Fly_MemRef, "B", [MemRead]>:$b,
-                       Arg<Fly_MemRef, "C", [MemRead]>:$c);
+  let arguments = Fly_MmaGroupArguments;
+  let builders = Fly_MmaGroupBuilders;
+  let extraClassDeclaration = Fly_MmaGroupAccessors;
   let hasVerifier = 1;
 }
 

@@ -121,15 +121,29 @@ void forEachTensorCopyCall(
     const std::function<void(const TensorCopyCall &)> &onCall);
 
 /// `fly.gemm` on tensors: the atom calls of the algebra's gemm plan, each
-/// with the slices of D, A, B and C as tensors. `atom` is an mma_atom or
-/// tiled_mma type.
+/// with the slices of D, A, B and C as tensors, and the slices of the
+/// auxiliary operands of the A and B groups at the call's tile: an
+/// auxiliary operand has its operand's rank, and is sliced at (*, m) or
+/// (*, m, k) (B: n) as its operand is (whole for a rank-1 gemm). `atom` is
+/// an mma_atom or tiled_mma type.
 struct TensorMmaCall {
   TensorValue d, a, b, c;
+  std::vector<TensorValue> aAuxiliary, bAuxiliary;
 };
 void forEachTensorMmaCall(
     ::fly::algebra::Arith &ar, Type atom, const TensorValue &d,
     const TensorValue &a, const TensorValue &b, const TensorValue &c,
+    ArrayRef<TensorValue> aAuxiliary, ArrayRef<TensorValue> bAuxiliary,
     const std::function<void(const TensorMmaCall &)> &onCall);
+
+/// The atom of one MMA call with auxiliary values: `atom` with each of
+/// `aValues` (`bValues`), the scalar of the call's auxiliary operand i of
+/// A (B), set as the field the operation names for it
+/// (MmaOpTypeInterface::getAuxiliaryField) by `fly.atom.set_value`; an
+/// integer narrower than the field is zero-extended. The operands must
+/// have been verified (an atom call's verifier does).
+Value withAuxiliaryValues(OpBuilder &b, Location loc, Value atom,
+                          ValueRange aValues, ValueRange bValues);
 
 } // namespace mlir::fly
 

@@ -28,7 +28,8 @@ def FlyROCDL_MfmaCDNA4 : FlyROCDL_MmaOp<"MfmaCDNA4", "cdna4.mfma", ["getFields"]
   }];
 }
 
-def FlyROCDL_MfmaScaleCDNA4 : FlyROCDL_MmaOp<"MfmaScaleCDNA4", "cdna4.mfma_scale", ["getFields"]> {
+def FlyROCDL_MfmaScaleCDNA4 : FlyROCDL_MmaOp<"MfmaScaleCDNA4", "cdna4.mfma_scale",
+                                            ["getFields", "getAuxiliaryField"]> {
   let summary = "gfx950's scaled v_mfma_scale_f32_*_f8f6f4";
   let description = [{
     `!fly_rocdl.cdna4.mfma_scale<16x16x128, (f8E4M3FN, f4E2M1FN) -> f32,
@@ -37,7 +38,9 @@ def FlyROCDL_MfmaScaleCDNA4 : FlyROCDL_MmaOp<"MfmaScaleCDNA4", "cdna4.mfma_scale
     (f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN). The run-time fields
     `scale_a` and `scale_b` (i32) hold each lane's E8M0 scales, four to a
     register; opsel picks the byte of each that applies (0..3). A lane holds
-    a run of 32 values of K of one row of A and one column of B.
+    a run of 32 values of K of one row of A and one column of B. In an
+    operand group `[a, scale_a]` / `[b, scale_b]` of a gemm or atom call,
+    the extra operand sets the field for that call.
   }];
   let parameters = (ins "int32_t":$m, "int32_t":$n, "int32_t":$k,
                         "::mlir::Type":$elemA, "::mlir::Type":$elemB,

@@ -40,7 +40,8 @@ def FlyROCDL_WmmaGFX1250 : FlyROCDL_MmaOp<"WmmaGFX1250", "gfx1250.wmma", ["getFi
   }];
 }
 
-def FlyROCDL_WmmaScaleGFX1250 : FlyROCDL_MmaOp<"WmmaScaleGFX1250", "gfx1250.wmma_scale", ["getFields"]> {
+def FlyROCDL_WmmaScaleGFX1250 : FlyROCDL_MmaOp<"WmmaScaleGFX1250", "gfx1250.wmma_scale",
+                                             ["getFields", "getAuxiliaryField"]> {
   let summary = "gfx1250's MX-scaled v_wmma_scale(16)_f32_{16x16x128_f8f6f4,32x16x128_f4}";
   let description = [{
     `!fly_rocdl.gfx1250.wmma_scale<16x16x128, (f8E4M3FN, f4E2M1FN) -> f32,
@@ -60,6 +61,8 @@ def FlyROCDL_WmmaScaleGFX1250 : FlyROCDL_MmaOp<"WmmaScaleGFX1250", "gfx1250.wmma
     (opsel 0) or lane 16 + i (opsel 1); the 32 rows of 32x16x128's A fill
     the wave (row i in lane i, opselA 0). modC (the C modifier) and
     reuseA / reuseB (register-reuse hints) go to the instruction.
+    In an operand group `[a, scale_a]` / `[b, scale_b]` of a gemm or atom
+    call, the extra operand sets the field for that call.
   }];
   let parameters = (ins "int32_t":$m, "int32_t":$n, "int32_t":$k,
                         "::mlir::Type":$elemA, "::mlir::Type":$elemB,
