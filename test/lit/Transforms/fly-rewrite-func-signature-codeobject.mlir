@@ -9,7 +9,7 @@
 // RUN:   | fly-opt '--pass-pipeline=builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx942 index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true}))' \
 // RUN:   | fly-compile --chip=gfx942 --from=binary_prep --print-resources | FileCheck %s --check-prefix=CO
 
-// ROCDL:      llvm.func @size_of(%[[L:.*]]: !llvm.struct<(i32, i32)>, %{{.*}}: !llvm.ptr)
+// ROCDL:      llvm.func @size_of(%[[L:.*]]: !llvm.struct<(i32, i32)> {llvm.noundef}, %{{.*}}: !llvm.ptr {llvm.noundef})
 // ROCDL-SAME:   fly.abi = ["leaves:0", "value:2"]
 // ROCDL-SAME:   rocdl.kernel
 // ROCDL:        %[[M:.*]] = llvm.extractvalue %[[L]][0] : !llvm.struct<(i32, i32)>

@@ -6,7 +6,7 @@
 // rebuilt with fly.static; the scalar stays. The ABI lists the new
 // arguments only.
 // CHECK-LABEL: gpu.func @static_only
-// CHECK-SAME:    (%[[N:.*]]: i32) kernel
+// CHECK-SAME:    (%[[N:.*]]: i32 {llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["value:1"]
 // CHECK-SAME:    fly.original_type = (!fly.layout<(4,8):(1,4)>, i32, !fly.tile<[4|8]>, !fly.swizzle<S<3,4,3>>) -> ()
 // CHECK-NEXT:    %[[L:.*]] = fly.static : !fly.layout<(4,8):(1,4)>
@@ -15,7 +15,7 @@
 // CHECK-NOT:     fly.static : !fly.swizzle
 // CHECK:         gpu.return
 // LOWER-LABEL: gpu.func @static_only
-// LOWER-SAME:    (%{{.*}}: i32) kernel
+// LOWER-SAME:    (%{{.*}}: i32 {llvm.noundef}) kernel
 gpu.module @kernels {
   gpu.func @static_only(%l: !fly.layout<(4,8):(1,4)>, %n: i32, %t: !fly.tile<[4|8]>, %s: !fly.swizzle<S<3,4,3>>) kernel {
     %d = fly.logical_divide(%l, %t) : (!fly.layout<(4,8):(1,4)>, !fly.tile<[4|8]>) -> !fly.layout<((4,1),(8,1)):((1,0),(4,0))>
@@ -28,7 +28,7 @@ gpu.module @kernels {
 // A dynamic layout: one struct of its dynamic leaves, shape leaves first,
 // i64 leaves as i64; rebuilt in normal form with the original type.
 // CHECK-LABEL: gpu.func @dynamic_layout
-// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32, i64)>) kernel
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32, i64)> {llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["leaves:0"]
 // CHECK-NEXT:    %[[M:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(i32, i64)>
 // CHECK-NEXT:    %[[LD:.*]] = llvm.extractvalue %[[S]][1] : !llvm.struct<(i32, i64)>
@@ -54,7 +54,7 @@ gpu.module @kernels {
 // the struct of its layout's dynamic leaves (the divisibility stays in the
 // type); the tensor is make_view of make_ptr and the layout.
 // CHECK-LABEL: gpu.func @memref_leading_dim
-// CHECK-SAME:    (%[[P:.*]]: !llvm.ptr<1> {llvm.align = 16 : i64}, %[[S:.*]]: !llvm.struct<(i32)>, %{{.*}}: i32) kernel
+// CHECK-SAME:    (%[[P:.*]]: !llvm.ptr<1> {llvm.align = 16 : i64, llvm.noundef}, %[[S:.*]]: !llvm.struct<(i32)> {llvm.noundef}, %{{.*}}: i32 {llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["ptr:0", "leaves:0", "value:1"]
 // CHECK-NEXT:    %[[FP:.*]] = fly.make_ptr(%[[P]]) : (!llvm.ptr<1>) -> !fly.ptr<f32, global, align<16>>
 // CHECK-NEXT:    %[[LD:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(i32)>
@@ -78,7 +78,7 @@ gpu.module @kernels {
 // memref keeps its composed layout, rebuilt by fly.static. A bare fly
 // pointer is an LLVM pointer of its address space and alignment.
 // CHECK-LABEL: gpu.func @static_memrefs
-// CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1> {llvm.align = 4 : i64}, %[[SM:.*]]: !llvm.ptr<3> {llvm.align = 16 : i64}, %[[BP:.*]]: !llvm.ptr {llvm.align = 8 : i64}) kernel
+// CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1> {llvm.align = 4 : i64, llvm.noundef}, %[[SM:.*]]: !llvm.ptr<3> {llvm.align = 16 : i64, llvm.noundef}, %[[BP:.*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["ptr:0", "ptr:1", "ptr:2"]
 // CHECK-DAG:     %[[FB:.*]] = fly.make_ptr(%[[BP]]) : (!llvm.ptr) -> !fly.ptr<i8, generic, align<8>>
 // CHECK-DAG:     fly.ptr.load(%[[FB]])
@@ -104,7 +104,7 @@ gpu.module @kernels {
 // A coordinate tensor: its base leaves, then its layout's, in one struct;
 // rebuilt as make_view of the base and the layout.
 // CHECK-LABEL: gpu.func @coord_tensor
-// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32, i32)>) kernel
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32, i32)> {llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["leaves:0"]
 // CHECK-NEXT:    %[[B0:.*]] = llvm.extractvalue %[[S]][0]
 // CHECK-NEXT:    %[[N:.*]] = llvm.extractvalue %[[S]][1]
@@ -130,7 +130,7 @@ gpu.module @kernels {
 // coordinate tensor are forwarded: its pointer and struct go straight to
 // the launch; the static layout is dropped.
 // CHECK-LABEL: gpu.func @mixed
-// CHECK-SAME:    (%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.struct<(i32, i32)>, %{{.*}}: i32, %{{.*}}: !llvm.struct<(i32, i32)>) kernel
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64, llvm.noundef}, %{{.*}}: !llvm.struct<(i32, i32)> {llvm.noundef}, %{{.*}}: i32 {llvm.noundef}, %{{.*}}: !llvm.struct<(i32, i32)> {llvm.noundef}) kernel
 // CHECK-SAME:    fly.abi = ["ptr:0", "leaves:0", "value:2", "leaves:3"]
 // CHECK-SAME:    fly.original_type = (!fly.memref<f32, global, (?,64):(1,?{div=4}), align<16>>, !fly.layout<(4,8):(1,4)>, i32, !fly.coord_tensor<(?,0), (16,?):(1E0,1E1)>) -> ()
 // CHECK-LABEL: func.func @host
@@ -269,7 +269,7 @@ func.func @composed(%c: !fly.composed_layout<S<3,4,3> o ? o (8,?):(?,1)>) -> !fl
 
 // A gpu.func's workgroup attributions stay after its new arguments.
 // CHECK-LABEL: gpu.func @attributions
-// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32)>, %{{.*}}: i32) workgroup(%[[W:.*]] : memref<32xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(i32)> {llvm.noundef}, %{{.*}}: i32 {llvm.noundef}) workgroup(%[[W:.*]] : memref<32xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK:         memref.store %{{.*}}, %[[W]]
 gpu.module @kernels {
   gpu.func @attributions(%l: !fly.layout<?:1>, %n: i32) workgroup(%w: memref<32xf32, #gpu.address_space<workgroup>>) kernel {

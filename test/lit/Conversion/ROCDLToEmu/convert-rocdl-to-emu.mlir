@@ -35,12 +35,12 @@
 // TC-IR: call void @fly_emu_barrier(ptr %0)
 
 // VADD-MOD: gpu.module @vector_add_module attributes {fly.emu.static_lds_bytes = 0 : i32} {
-// VADD: llvm.func internal @vector_add_body(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.align = 16 : i64}, %{{.*}}: !llvm.struct<(i32, i32, i32)>,
+// VADD: llvm.func internal @vector_add_body(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.noundef}, %{{.*}}: !llvm.struct<(i32, i32, i32)> {llvm.noundef},
 // VADD: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
 // VADD: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
 // VADD: llvm.func @vector_add(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}fly.emu.kernel{{.*}}gpu.kernel}
 // VADD: llvm.call @vector_add_body(
-// VADD-IR: define internal void @vector_add_body(ptr %0, ptr align 16 %1, { i32, i32, i32 } %2,
+// VADD-IR: define internal void @vector_add_body(ptr %0, ptr noundef align 16 %1, { i32, i32, i32 } noundef %2,
 // VADD-IR: load i32, ptr %0, align 4
 // VADD-IR: define void @vector_add(ptr %0, ptr %1)
 // VADD-IR: call void @vector_add_body(ptr %0,

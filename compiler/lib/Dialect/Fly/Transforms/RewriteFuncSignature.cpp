@@ -278,21 +278,27 @@ LogicalResult Rewriter::rewriteFunction(FunctionOpInterface func) {
     return failure();
 
   // The new signature and its attributes.
+  // A kernel's arguments are bytes the host wrote into the kernarg
+  // segment, never undef or poison: saying so (noundef) spares LLVM's
+  // poison analyses (SLSR's and SCEV's reuse checks walk expression trees
+  // down to these leaves) without changing what they may assume otherwise.
   SmallVector<Type> argTypes, resultTypes;
   SmallVector<DictionaryAttr> argAttrs, resultAttrs;
   for (auto [i, c] : llvm::enumerate(*args)) {
     for (auto [type, kind] : llvm::zip(c.types, c.kinds)) {
       argTypes.push_back(type);
+      NamedAttrList attrs;
       if (kind == "value") {
-        argAttrs.push_back(func.getArgAttrDict(i));
+        if (DictionaryAttr given = func.getArgAttrDict(i))
+          attrs.append(given.getValue());
       } else if (kind == "ptr") {
-        NamedAttribute align(
-            builder.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
-            builder.getI64IntegerAttr(c.alignment));
-        argAttrs.push_back(builder.getDictionaryAttr(align));
-      } else {
-        argAttrs.push_back(builder.getDictionaryAttr({}));
+        attrs.set(LLVM::LLVMDialect::getAlignAttrName(),
+                  builder.getI64IntegerAttr(c.alignment));
       }
+      if (inKernel)
+        attrs.set(LLVM::LLVMDialect::getNoUndefAttrName(),
+                  builder.getUnitAttr());
+      argAttrs.push_back(attrs.getDictionary(builder.getContext()));
     }
   }
   for (auto [i, c] : llvm::enumerate(*results)) {
