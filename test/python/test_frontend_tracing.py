@@ -369,3 +369,30 @@ def test_keywords_and_defaults():
     assert _count(by_default.module_text, "arith.addf") == 2
     three = flyc.compile(host, a, times=3)
     assert three is not by_default and _count(three.module_text, "arith.addf") == 3
+
+
+# -- the module text -----------------------------------------------------------
+
+@flyc.kernel
+def layouts_used_twice(A: fx.Tensor, n: fx.Int32):
+    layout = fx.make_layout((4, 16), (16, 1))
+    t = fx.thread_idx.x
+    a = fx.crd2idx((t % 4, t // 4), layout)
+    b = fx.crd2idx((t // 16, t % 16), layout)
+    A[t] = A[a] + A[b]
+
+
+def test_dialect_types_are_written_once_as_aliases():
+    """Each Fly type the ops use is printed once, as a `!name = type` alias
+    before the module, and the ops refer to it by name: the compiler parses
+    each type once, however many ops use it."""
+    text = _compile(layouts_used_twice, 5).module_text
+    head, _, body = text.partition("module attributes")
+    aliases = dict(line.split(" = ", 1) for line in head.splitlines())
+    layout = "!fly.layout<(4,16):(16,1)>"
+    names = [name for name, ty in aliases.items() if ty == layout]
+    assert len(names) == 1 and re.fullmatch(r"!layout_\d+", names[0]), aliases
+    assert layout not in body
+    uses = re.findall(rf"{re.escape(names[0])}\b", body)
+    assert len(uses) >= 3, body  # make_layout's result, both crd2idx operands
+    assert len(set(aliases.values())) == len(aliases)

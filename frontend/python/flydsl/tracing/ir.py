@@ -9,6 +9,7 @@ ops come from C++ inference (`infer`), never from Python.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass, field
@@ -52,8 +53,11 @@ def user_location() -> tuple[str, int, int]:
 
 
 def _loc_text(loc: tuple[str, int, int] | None) -> str:
-    if loc is None:
-        loc = user_location()
+    return _loc_of(user_location() if loc is None else loc)
+
+
+@functools.lru_cache(maxsize=4096)
+def _loc_of(loc: tuple[str, int, int]) -> str:
     filename, line, col = loc
     escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
     return f'loc("{escaped}":{line}:{max(col, 1)})'
@@ -73,6 +77,25 @@ class Builder:
     def __init__(self) -> None:
         self._counter = 0
         self._blocks: list[Block] = []
+        self._type_names: dict["_fly.Type", str] = {}
+        self.type_aliases: list[str] = []  # `!name = type` lines, in order
+
+    # -- types ------------------------------------------------------------
+    def type_name(self, type_: "_fly.Type") -> str:
+        """How ops write `type_`: a dialect type as a module-level alias
+        (`!layout_3`, defined once in `type_aliases`), so that its text is
+        printed and parsed once per trace, not once per use; other types as
+        they are."""
+        name = self._type_names.get(type_)
+        if name is None:
+            text = str(type_)
+            name = text
+            if text.startswith("!") and len(text) > 16:
+                kind = text[1:].partition("<")[0].rpartition(".")[2]
+                name = f"!{kind if kind.isidentifier() else 't'}_{len(self.type_aliases)}"
+                self.type_aliases.append(f"{name} = {text}")
+            self._type_names[type_] = name
+        return name
 
     # -- values -----------------------------------------------------------
     def fresh(self, type_: "_fly.Type") -> Value:
@@ -112,8 +135,9 @@ class Builder:
             text += " (" + ", ".join(_region_text(r) for r in regions) + ")"
         if attrs:
             text += " {" + attrs + "}"
-        text += " : (" + ", ".join(str(v.type) for v in operands) + ") -> ("
-        text += ", ".join(str(t) for t in result_types) + ") " + _loc_text(loc)
+        name = self.type_name
+        text += " : (" + ", ".join(name(v.type) for v in operands) + ") -> ("
+        text += ", ".join(name(t) for t in result_types) + ") " + _loc_text(loc)
         self.current.lines.append(text)
         return results
 

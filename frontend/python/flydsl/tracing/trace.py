@@ -46,7 +46,8 @@ class Trace:
 
     def module_text(self) -> str:
         body = "\n".join(self.gpu_modules + self.host_lines)
-        return "module attributes {gpu.container_module} {\n" + body + "\n}\n"
+        aliases = "".join(line + "\n" for line in self.builder.type_aliases)
+        return aliases + "module attributes {gpu.container_module} {\n" + body + "\n}\n"
 
 
 def builder() -> Builder:
