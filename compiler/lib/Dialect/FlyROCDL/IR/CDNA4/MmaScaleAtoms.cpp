@@ -90,11 +90,9 @@ SmallVector<std::pair<StringRef, Type>> MfmaScaleCDNA4Type::getFields() const {
           {"scale_b", i32}};
 }
 
-/// `[a, scale_a]`, `[b, scale_b]`: a lane's scale word for the call.
+/// `[a, scale_a]`, `[b, scale_b]`: the lane's scales for the call.
 StringRef
 MfmaScaleCDNA4Type::getAuxiliaryField(algebra::MmaOperand operand,
                                       unsigned index) const {
-  if (index != 0)
-    return {};
-  return operand == algebra::MmaOperand::A ? "scale_a" : "scale_b";
+  return scaleFieldOf(operand, index);
 }

@@ -10,6 +10,7 @@
 #ifndef FLY_LIB_DIALECT_FLYROCDL_IR_CDNA4_SCALEFORMATS_H
 #define FLY_LIB_DIALECT_FLYROCDL_IR_CDNA4_SCALEFORMATS_H
 
+#include "fly/Algebra/Atom.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -30,6 +31,15 @@ inline int32_t f8f6f4FormatCode(Type t) {
   if (isa<Float4E2M1FNType>(t))
     return 4;
   return -1;
+}
+
+/// The field an operand group's extra operand sets on a scaled matrix
+/// atom (`[a, scale_a]`, `[b, scale_b]`): the lane's scales for the call.
+inline StringRef scaleFieldOf(::fly::algebra::MmaOperand operand,
+                              unsigned index) {
+  if (index != 0)
+    return {};
+  return operand == ::fly::algebra::MmaOperand::A ? "scale_a" : "scale_b";
 }
 
 /// A vector of 8-, 6- or 4-bit values as the vector of i32 of its bits.

@@ -180,11 +180,9 @@ WmmaScaleGFX1250Type::getFields() const {
           {"scale_b", scale}};
 }
 
-/// `[a, scale_a]`, `[b, scale_b]`: a lane's scales for the call.
+/// `[a, scale_a]`, `[b, scale_b]`: the lane's scales for the call.
 StringRef
 WmmaScaleGFX1250Type::getAuxiliaryField(algebra::MmaOperand operand,
                                         unsigned index) const {
-  if (index != 0)
-    return {};
-  return operand == algebra::MmaOperand::A ? "scale_a" : "scale_b";
+  return scaleFieldOf(operand, index);
 }
