@@ -78,18 +78,34 @@ struct Argument {
 
   size_t elementBytes() const { return type == "i64" ? 8 : 4; }
   size_t count() const { return bytes.size() / elementBytes(); }
-  void set(size_t i, double value) {
+  /// Element i from its text: an integer (decimal, 0x hex; all 64 bits
+  /// of an i64, wrapping to 32 for an i32) or, for f32, a number. False
+  /// when the text is not one.
+  bool set(size_t i, llvm::StringRef text) {
+    text = text.trim();
     char *at = bytes.data() + i * elementBytes();
-    if (type == "i32") {
-      int32_t v = int32_t(int64_t(value));
-      std::memcpy(at, &v, 4);
-    } else if (type == "i64") {
-      int64_t v = int64_t(value);
-      std::memcpy(at, &v, 8);
-    } else {
+    if (type == "f32") {
+      double value;
+      if (text.getAsDouble(value))
+        return false;
       float v = float(value);
       std::memcpy(at, &v, 4);
+      return true;
     }
+    int64_t value;
+    if (text.getAsInteger(0, value)) {
+      uint64_t unsignedValue; // 0xffffffffffffffff and the like
+      if (text.getAsInteger(0, unsignedValue))
+        return false;
+      value = int64_t(unsignedValue);
+    }
+    if (type == "i32") {
+      int32_t v = int32_t(value);
+      std::memcpy(at, &v, 4);
+    } else {
+      std::memcpy(at, &value, 8);
+    }
+    return true;
   }
   std::string str(size_t i) const {
     const char *at = bytes.data() + i * elementBytes();
@@ -124,15 +140,10 @@ llvm::Expected<Argument> parseArgument(llvm::StringRef spec) {
   arg.type = parts[arg.buffer ? 1 : 0].str();
   if (arg.type != "i32" && arg.type != "i64" && arg.type != "f32")
     return bad("the type must be i32, i64 or f32");
-  auto number = [&](llvm::StringRef text, double &value) {
-    return !text.trim().getAsDouble(value);
-  };
   if (!arg.buffer) {
-    double value;
-    if (!number(parts[1], value))
-      return bad("not a number");
     arg.bytes.resize(arg.elementBytes());
-    arg.set(0, value);
+    if (!arg.set(0, parts[1]))
+      return bad(arg.type == "f32" ? "not a number" : "not an integer");
     return arg;
   }
   unsigned count;
@@ -142,24 +153,21 @@ llvm::Expected<Argument> parseArgument(llvm::StringRef spec) {
   llvm::StringRef init = parts[3];
   if (init == "iota") {
     for (size_t i = 0; i < count; ++i)
-      arg.set(i, double(i));
+      arg.set(i, std::to_string(i));
   } else if (init.consume_front("fill=")) {
-    double value;
-    if (!number(init, value))
-      return bad("the fill value is not a number");
     for (size_t i = 0; i < count; ++i)
-      arg.set(i, value);
+      if (!arg.set(i, init))
+        return bad("the fill value '" + init + "' is not " +
+                   (arg.type == "f32" ? "a number" : "an integer"));
   } else {
     llvm::SmallVector<llvm::StringRef> values;
     init.split(values, ',');
     if (values.size() != count)
       return bad("expected " + llvm::Twine(count) + " values");
-    for (size_t i = 0; i < count; ++i) {
-      double value;
-      if (!number(values[i], value))
-        return bad("'" + values[i] + "' is not a number");
-      arg.set(i, value);
-    }
+    for (size_t i = 0; i < count; ++i)
+      if (!arg.set(i, values[i]))
+        return bad("'" + values[i] + "' is not " +
+                   (arg.type == "f32" ? "a number" : "an integer"));
   }
   arg.pointer = arg.bytes.data();
   return arg;
