@@ -476,6 +476,23 @@ def register_count(reg):
     return int(hi) - int(lo) + 1
 
 
+def the_one_instruction(fly_compile, tmp_path, text, name):
+    """The operand words (name, D, A, B, C, scale A, scale B, modifiers) of
+    the one `name` instruction fly-compile makes of the ROCDL kernel
+    `text` for gfx1250, whose code uses no scratch. (The kernel text
+    carries its own #rocdl.target, so the tool compiles it for that and
+    for its own: the ISA is printed twice, one instruction either way.)"""
+    path = tmp_path / "kernel.mlir"
+    path.write_text(text)
+    proc = subprocess.run([fly_compile, str(path), "--chip=gfx1250", "--from=binary_prep", "--isa"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert not re.search(r"^\s+scratch_", proc.stdout, re.M)
+    lines = {line.split("//")[0].strip() for line in proc.stdout.splitlines() if name in line}
+    assert len(lines) == 1, proc.stdout
+    return lines.pop().split()
+
+
 @pytest.mark.parametrize("block", [32, 16])
 @pytest.mark.parametrize("fa", range(5))
 @pytest.mark.parametrize("fb", range(5))
@@ -483,24 +500,14 @@ def test_every_format_pair_compiles_to_the_instruction(fly_compile, tmp_path, fa
     """The ROCDL kernel of the emulator tests, compiled for gfx1250: one
     v_wmma_scale(16) with A and B in 16, 12 or 8 registers as their formats
     take, the formats and scale selectors as its modifiers, no scratch."""
-    path = tmp_path / "kernel.mlir"
-    path.write_text(kernel_text(fa, fb, 1, 0, block))
-    proc = subprocess.run([fly_compile, str(path), "--chip=gfx1250", "--from=binary_prep", "--isa"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
     name = "v_wmma_scale16_f32_16x16x128_f8f6f4" if block == 16 else "v_wmma_scale_f32_16x16x128_f8f6f4"
-    # (The tool prints each module's ISA twice; one instruction, whatever
-    # the count.)
-    lines = {line.split("//")[0].strip() for line in proc.stdout.splitlines() if name in line}
-    assert len(lines) == 1, proc.stdout
-    words = lines.pop().split()  # name, D, A, B, C, scale A, scale B, modifiers
+    words = the_one_instruction(fly_compile, tmp_path, kernel_text(fa, fb, 1, 0, block), name)
     assert [register_count(r) for r in words[1:4]] == [8, 64 * FORMATS[fa][1] // 32, 64 * FORMATS[fb][1] // 32]
     modifiers = set(words[7:])
     want = {"matrix_a_scale:MATRIX_SCALE_ROW1"}
     want |= {f"matrix_a_fmt:MATRIX_FMT_{ISA_FMT[fa]}"} if fa else set()
     want |= {f"matrix_b_fmt:MATRIX_FMT_{ISA_FMT[fb]}"} if fb else set()
     assert modifiers == want, words
-    assert not re.search(r"^\s+scratch_", proc.stdout, re.M)
 
 
 _SOURCE = Path(__file__).read_text().splitlines()
@@ -691,15 +698,7 @@ def test_the_f4_rocdl_kernel_compiles_to_the_instruction(fly_compile, tmp_path, 
     """The emulator tests' ROCDL kernel for gfx1250: one v_wmma_scale(16)
     32x16x128 f4, A and C in 16 registers, B in 8, the scale selector of B
     as its modifier, no scratch."""
-    path = tmp_path / "kernel.mlir"
-    path.write_text(kernel_text(4, 4, 0, opsel_b, block, m=32))
-    proc = subprocess.run([fly_compile, str(path), "--chip=gfx1250", "--from=binary_prep", "--isa"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
     name = "v_wmma_scale16_f32_32x16x128_f4" if block == 16 else "v_wmma_scale_f32_32x16x128_f4"
-    lines = {line.split("//")[0].strip() for line in proc.stdout.splitlines() if name in line}
-    assert len(lines) == 1, proc.stdout
-    words = lines.pop().split()
+    words = the_one_instruction(fly_compile, tmp_path, kernel_text(4, 4, 0, opsel_b, block, m=32), name)
     assert [register_count(r) for r in words[1:5]] == [16, 16, 8, 16]
     assert set(words[7:]) == ({"matrix_b_scale:MATRIX_SCALE_ROW1"} if opsel_b else set()), words
-    assert not re.search(r"^\s+scratch_", proc.stdout, re.M)
