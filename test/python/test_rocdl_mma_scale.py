@@ -392,3 +392,101 @@ def test_operand_groups_that_do_not_fit_the_atom_are_located_errors(fly_env, for
     assert message in text, text
     line = next(i for i, src in enumerate(open(__file__), 1) if f"# line: {form}" in src)
     assert f"test_rocdl_mma_scale.py:{line}" in text, text
+
+
+ELEMENTS = {0: fx.Float8E4M3FN, 1: fx.Float8E5M2, 2: fx.Float6E2M3FN, 3: fx.Float6E3M2FN,
+            4: fx.Float4E2M1FN}
+PACKED = [(4, 4), (2, 3), (3, 4), (0, 4)]
+
+
+@pytest.mark.parametrize("fa, fb", PACKED, ids=[f"{FORMATS[a][0]}-{FORMATS[b][0]}" for a, b in PACKED])
+@pytest.mark.parametrize("form", ["gemm", "mma_atom_call"])
+def test_fp6_and_fp4_operands_as_packed_int32_fragments(fly_env, fa, fb, form):
+    """As FlyDSL's MXFP4 kernels write it: A and B are Int32 register
+    fragments holding the lane's 32 values of K packed (4 registers of
+    fp4, 6 of fp6, 8 of fp8), the scales per lane, on MFMA_Scale
+    16x16x128; against the OCP decode of the same codes in float64."""
+    fly_env(ARCH="gfx950", COMPILE_ONLY=None)
+    m, n, k = 16, 16, 128
+    wa, wb = 32 * FORMATS[fa][1] // 32, 32 * FORMATS[fb][1] // 32
+    rng = np.random.default_rng(7 * fa + fb)
+    A, B = finite_codes(rng, (m, k), fa), finite_codes(rng, (n, k), fb)
+    ea, eb = rng.integers(122, 132, 64), rng.integers(122, 132, 64)
+    a_words, b_words = [], []
+    for lane in range(64):
+        row, ks = lane % 16, slice(32 * (lane // 16), 32 * (lane // 16) + 32)
+        a_words += pack_lane(A[row, ks], FORMATS[fa][1])
+        b_words += pack_lane(B[row, ks], FORMATS[fb][1])
+    as_i32 = lambda w: np.array(w, np.uint32).view(np.int32)  # noqa: E731
+    # Bytes 1-3 of each scale word are noise: opsel 0 reads byte 0.
+    noise = rng.integers(0, 1 << 24, 64) << 8
+    SA, SB = as_i32(noise + ea), as_i32(noise[::-1] + eb)
+
+    @flyc.kernel
+    def kernel(Aw: fx.Tensor, Bw: fx.Tensor, SA: fx.Tensor, SB: fx.Tensor, D: fx.Tensor):
+        tid = fx.thread_idx.x
+        atom = fx.make_mma_atom(cdna4.MFMA_Scale(16, 16, 128, ELEMENTS[fa], ELEMENTS[fb]))
+        a = fx.make_rmem_tensor(wa, fx.Int32)
+        b = fx.make_rmem_tensor(wb, fx.Int32)
+        c = fx.make_rmem_tensor(4, fx.Float32)
+        for i in fx.range_constexpr(wa):
+            a[i] = Aw[tid * wa + i]
+        for i in fx.range_constexpr(wb):
+            b[i] = Bw[tid * wb + i]
+        c.fill(0)
+        if fx.const_expr(form == "gemm"):
+            fx.gemm(atom, c, a, b, c, scale_a=SA[tid], scale_b=SB[tid])
+        else:
+            fx.mma_atom_call(atom, c, a, b, c, scale_a=SA[tid], scale_b=SB[tid])
+        for i in fx.range_constexpr(4):
+            D[tid * 4 + i] = c[i]
+
+    @flyc.jit
+    def run(Aw: fx.Tensor, Bw: fx.Tensor, SA: fx.Tensor, SB: fx.Tensor, D: fx.Tensor):
+        kernel(Aw, Bw, SA, SB, D).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    D = np.zeros(256, np.float32)
+    run(as_i32(a_words), as_i32(b_words), SA, SB, D)
+    got = np.zeros((m, n))
+    for (lane, r), (i, j) in calculator_cells(SHAPES[16][4], "D").items():
+        got[i, j] = D[lane * 4 + r]
+    sa, sb = np.zeros((m, k)), np.zeros((n, k))
+    for lane in range(64):
+        row, ks = lane % 16, slice(32 * (lane // 16), 32 * (lane // 16) + 32)
+        sa[row, ks], sb[row, ks] = 2.0 ** (int(ea[lane]) - 127), 2.0 ** (int(eb[lane]) - 127)
+    a, b = decode(A, fa) * sa, decode(B, fb) * sb
+    want = a @ b.T
+    bound = 4 * k * 2.0 ** -24 * (np.abs(a) @ np.abs(b).T) + 1e-30
+    assert np.all(np.abs(got - want) <= bound), np.max(np.abs(got - want) / bound)
+    assert np.count_nonzero(got) > 200
+
+
+def test_a_packed_fragment_of_the_wrong_size_is_a_located_error(fly_env):
+    """Five Int32 of fp4 values: the atom takes 32 fp4 values, four Int32."""
+    fly_env(ARCH="gfx950", COMPILE_ONLY="1")
+
+    @flyc.kernel
+    def kernel(D: fx.Tensor):
+        atom = fx.make_mma_atom(cdna4.MFMA_Scale(16, 16, 128, fx.Float4E2M1FN))
+        a = fx.make_rmem_tensor(5, fx.Int32)
+        b = fx.make_rmem_tensor(4, fx.Int32)
+        c = fx.make_rmem_tensor(4, fx.Float32)
+        a.fill(0)
+        b.fill(0)
+        c.fill(0)
+        fx.gemm(atom, c, a, b, c)  # the line of the error
+        D[fx.thread_idx.x] = c[0]
+
+    @flyc.jit
+    def run(D: fx.Tensor):
+        kernel(D).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    with pytest.raises(Exception) as err:
+        run(np.zeros(64, np.float32))
+    text = str(err.value)
+    assert "has 5 values, the atom takes 32 'f4E2M1FN' values (4 'i32')" in text, text
+    line = next(i for i, l in enumerate(_SOURCE_LINES, 1) if "# the line of the error" in l)
+    assert f"test_rocdl_mma_scale.py:{line}" in text, text
+
+
+_SOURCE_LINES = open(__file__).read().splitlines()

@@ -696,7 +696,15 @@ struct MmaAtomCallLowering : public OpConversionPattern<MmaAtomCallOp> {
       alg::Int n = alg::size(ar, alg::getMode(ar, alg::atomLayoutTV(traits, operand), {1}));
       return n.isStatic() ? n.value() : 0;
     };
-    int64_t nA = count(alg::MmaOperand::A), nB = count(alg::MmaOperand::B),
+    std::array<Type, 4> elements = getMmaElementTypes(getMmaAtomType(atomLike));
+    auto element = [](Value memref) {
+      return cast<MemTensorType>(memref.getType()).getElementType();
+    };
+    // A and B may hold the atom's values packed in integers.
+    int64_t nA = mmaOperandCount(element(op.getAOperand()), elements[1],
+                                 count(alg::MmaOperand::A)),
+            nB = mmaOperandCount(element(op.getBOperand()), elements[2],
+                                 count(alg::MmaOperand::B)),
             nC = count(alg::MmaOperand::C);
     if (ar.failed() || !nA || !nB || !nC)
       return rewriter.notifyMatchFailure(op, "the atom has no static counts");

@@ -129,7 +129,7 @@ func.func @gemm_shape(%d: !fly.memref<f32, register, (1,4,2):(0,1,4)>, %a: !f, %
 !f = !fly.memref<f32, register, (2):(1)>
 func.func @gemm_values(%d: !f, %a: !f, %b: !f) {
   %m = fly.static : !mma
-  // expected-error @+1 {{gemm: the value mode (2):(1) of D has 2 values, the atom takes 1}}
+  // expected-error @+1 {{D (2):(1) has 2 values, the atom takes 1}}
   fly.gemm(%m, %d, %a, %b, %d) : (!mma, !f, !f, !f, !f)
   return
 }

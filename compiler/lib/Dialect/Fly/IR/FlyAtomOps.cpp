@@ -510,6 +510,13 @@ void mlir::fly::forEachTensorMmaCall(
   if (!checkAuxiliaryShapes(ar, rankD, a, aAuxiliary, "A") ||
       !checkAuxiliaryShapes(ar, rankD, b, bAuxiliary, "B"))
     return;
+  if (rankD == 1) {
+    // One call on the whole fragments (the value counts are the call's to
+    // check: A and B may hold the atom's values packed, mmaOperandCount).
+    onCall(TensorMmaCall{d, a, b, c, sliceAuxiliary(ar, aAuxiliary, 0, 0),
+                         sliceAuxiliary(ar, bAuxiliary, 0, 0)});
+    return;
+  }
   algebra::forEachMmaCall(
       ar, atom, partitionedLayout(d), partitionedLayout(a),
       partitionedLayout(b), partitionedLayout(c),
@@ -598,15 +605,38 @@ static LogicalResult checkCopySides(Operation *op, Type atomLike,
 /// The operands of an MMA call, in the order of the element types.
 static const char *const kMmaOperandNames[] = {"D", "A", "B", "C"};
 
-/// Element types of an MMA: d, a, b and c those of the MMA operation.
+int64_t mlir::fly::mmaOperandCount(Type element, Type atomElement,
+                                   int64_t atomCount) {
+  if (element == atomElement)
+    return atomCount;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  unsigned atomBits = atomElement.getIntOrFloatBitWidth();
+  if (!isa<IntegerType>(element) || !isa<FloatType>(atomElement) ||
+      atomBits > 8 || bits <= atomBits || atomCount * atomBits % bits != 0)
+    return 0;
+  return atomCount * atomBits / bits;
+}
+
+/// Element types of an MMA: d, a, b and c those of the MMA operation; a
+/// and b may also be integers holding an 8-, 6- or 4-bit float format
+/// packed (mmaOperandCount).
 static LogicalResult checkMmaElements(Operation *op, Type atomLike,
                                       std::array<Type, 4> elements) {
   std::array<Type, 4> want = getMmaElementTypes(getMmaAtomType(atomLike));
-  for (int i = 0; i < 4; ++i)
-    if (elements[i] != want[i])
-      return op->emitOpError("element type ")
-             << elements[i] << " of " << kMmaOperandNames[i]
-             << " differs from the atom's " << want[i];
+  for (int i = 0; i < 4; ++i) {
+    bool input = i == 1 || i == 2;
+    if (elements[i] == want[i] ||
+        (input && isa<IntegerType>(elements[i]) && isa<FloatType>(want[i]) &&
+         want[i].getIntOrFloatBitWidth() <= 8 &&
+         elements[i].getIntOrFloatBitWidth() > want[i].getIntOrFloatBitWidth()))
+      continue;
+    return op->emitOpError("element type ")
+           << elements[i] << " of " << kMmaOperandNames[i]
+           << " differs from the atom's " << want[i]
+           << (input && want[i].getIntOrFloatBitWidth() <= 8
+                   ? " (or integers holding its values packed)"
+                   : "");
+  }
   return success();
 }
 
@@ -734,6 +764,49 @@ static std::vector<TensorValue> tensorsOf(OperandRange values) {
   return tensors;
 }
 
+/// The value counts of one MMA call: size<1> of each operand's thread-value
+/// layout.
+static std::array<int64_t, 4> mmaValueCounts(Arith &ar,
+                                             const algebra::MmaAtom &atom) {
+  auto count = [&](algebra::MmaOperand op) {
+    return algebra::size(ar, algebra::atomLayoutTV(atom, op)[1]).value();
+  };
+  int64_t c = count(algebra::MmaOperand::C);
+  return {c, count(algebra::MmaOperand::A), count(algebra::MmaOperand::B), c};
+}
+
+/// The value counts of one MMA call's operands (fragments d, a, b, c):
+/// the atom's, or for packed A and B operands as many integers as hold
+/// them (mmaOperandCount).
+static LogicalResult checkMmaCallCounts(Operation *op, Type atomLike,
+                                        std::array<Value, 4> operands) {
+  Arith ar;
+  algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(atomLike));
+  if (ar.failed())
+    return op->emitOpError() << ar.error();
+  std::array<int64_t, 4> counts = mmaValueCounts(ar, atom);
+  std::array<Type, 4> atomElements =
+      getMmaElementTypes(getMmaAtomType(atomLike));
+  for (int i = 0; i < 4; ++i) {
+    Type element = cast<MemTensorType>(operands[i].getType()).getElementType();
+    TensorValue tensor = tensorOf(operands[i]);
+    const Layout &l = partitionedLayout(tensor);
+    Int n = algebra::size(ar, l);
+    int64_t want = mmaOperandCount(element, atomElements[i], counts[i]);
+    if (ar.failed() || !n.isStatic() || n.value() != want) {
+      InFlightDiagnostic diag = op->emitOpError()
+                                << kMmaOperandNames[i] << " " << toString(l)
+                                << " has " << toString(n)
+                                << " values, the atom takes " << counts[i];
+      if (element != atomElements[i])
+        diag << " " << atomElements[i] << " values (" << want << " "
+             << element << ")";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult GemmOp::verify() {
   if (failed(checkMmaSegments(*this, getOperandSegmentSizes(),
                               getGroups().size())))
@@ -749,6 +822,12 @@ LogicalResult GemmOp::verify() {
   if (failed(checkMmaElements(*this, getAtom().getType(),
                               {element(getD()), element(getAOperand()),
                                element(getBOperand()), element(getC())})))
+    return failure();
+  // Rank 1: one call on the whole fragments.
+  if (partitionedLayout(tensorOf(getD())).rank() == 1 &&
+      failed(checkMmaCallCounts(*this, getAtom().getType(),
+                                {getD(), getAOperand(), getBOperand(),
+                                 getC()})))
     return failure();
   Arith ar;
   forEachTensorMmaCall(ar, getAtom().getType(), tensorOf(getD()),
@@ -788,17 +867,6 @@ LogicalResult CopyAtomCallOp::verify() {
   return success();
 }
 
-/// The value counts of one MMA call: size<1> of each operand's thread-value
-/// layout.
-static std::array<int64_t, 4> mmaValueCounts(Arith &ar,
-                                             const algebra::MmaAtom &atom) {
-  auto count = [&](algebra::MmaOperand op) {
-    return algebra::size(ar, algebra::atomLayoutTV(atom, op)[1]).value();
-  };
-  int64_t c = count(algebra::MmaOperand::C);
-  return {c, count(algebra::MmaOperand::A), count(algebra::MmaOperand::B), c};
-}
-
 LogicalResult MmaAtomCallOp::verify() {
   if (failed(checkMmaSegments(*this, getOperandSegmentSizes(),
                               getGroups().size())))
@@ -815,20 +883,9 @@ LogicalResult MmaAtomCallOp::verify() {
     elements[i] = cast<MemTensorType>(operands[i].getType()).getElementType();
   if (failed(checkMmaElements(*this, getAtom().getType(), elements)))
     return failure();
+  if (failed(checkMmaCallCounts(*this, getAtom().getType(), operands)))
+    return failure();
   Arith ar;
-  algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(getAtom().getType()));
-  if (ar.failed())
-    return emitOpError() << ar.error();
-  std::array<int64_t, 4> want = mmaValueCounts(ar, atom);
-  for (int i = 0; i < 4; ++i) {
-    TensorValue tensor = tensorOf(operands[i]);
-    const Layout &l = partitionedLayout(tensor);
-    Int n = algebra::size(ar, l);
-    if (ar.failed() || !n.isStatic() || n.value() != want[i])
-      return emitOpError() << kMmaOperandNames[i] << " " << toString(l) << " has "
-                           << toString(n) << " values, the atom takes "
-                           << want[i];
-  }
   if (!checkAuxiliaryValues(ar, tensorsOf(getAAuxiliary()), "A") ||
       !checkAuxiliaryValues(ar, tensorsOf(getBAuxiliary()), "B"))
     return emitOpError() << ar.error();
@@ -904,6 +961,12 @@ LogicalResult MmaAtomCallSSAOp::verify() {
                                getB().getType(), getC().getType()};
   for (int i = 0; i < 4; ++i) {
     auto v = cast<VectorType>(types[i]);
+    bool input = i == 1 || i == 2;
+    if (v.getRank() == 1 && input &&
+        v.getNumElements() ==
+            mmaOperandCount(v.getElementType(), want[i], counts[i]) &&
+        v.getNumElements() != 0)
+      continue;
     if (v.getRank() != 1 || v.getNumElements() != counts[i] ||
         v.getElementType() != want[i])
       return emitOpError()

@@ -136,6 +136,13 @@ void forEachTensorMmaCall(
     ArrayRef<TensorValue> aAuxiliary, ArrayRef<TensorValue> bAuxiliary,
     const std::function<void(const TensorMmaCall &)> &onCall);
 
+/// The values an MMA call's operand of `element` holds for the atom's
+/// `atomCount` values of `atomElement`: atomCount for the atom's own type;
+/// for integers holding an 8-, 6- or 4-bit float format packed (FlyDSL's
+/// Int32 fragments of fp8 / fp6 / fp4 values, A and B only), as many as
+/// hold their bits; 0 when the operand cannot hold them.
+int64_t mmaOperandCount(Type element, Type atomElement, int64_t atomCount);
+
 /// The atom of one MMA call with auxiliary values: `atom` with each of
 /// `aValues` (`bValues`), the scalar of the call's auxiliary operand i of
 /// A (B), set as the field the operation names for it
