@@ -605,16 +605,23 @@ static LogicalResult checkCopySides(Operation *op, Type atomLike,
 /// The operands of an MMA call, in the order of the element types.
 static const char *const kMmaOperandNames[] = {"D", "A", "B", "C"};
 
+/// Whether integers of `element` may hold values of `atomElement` packed:
+/// an 8-, 6- or 4-bit float format in wider integers.
+static bool canHoldPacked(Type element, Type atomElement) {
+  return isa<IntegerType>(element) && isa<FloatType>(atomElement) &&
+         atomElement.getIntOrFloatBitWidth() <= 8 &&
+         element.getIntOrFloatBitWidth() > atomElement.getIntOrFloatBitWidth();
+}
+
 int64_t mlir::fly::mmaOperandCount(Type element, Type atomElement,
                                    int64_t atomCount) {
   if (element == atomElement)
     return atomCount;
   unsigned bits = element.getIntOrFloatBitWidth();
-  unsigned atomBits = atomElement.getIntOrFloatBitWidth();
-  if (!isa<IntegerType>(element) || !isa<FloatType>(atomElement) ||
-      atomBits > 8 || bits <= atomBits || atomCount * atomBits % bits != 0)
+  int64_t atomBits = atomCount * atomElement.getIntOrFloatBitWidth();
+  if (!canHoldPacked(element, atomElement) || atomBits % bits != 0)
     return 0;
-  return atomCount * atomBits / bits;
+  return atomBits / bits;
 }
 
 /// Element types of an MMA: d, a, b and c those of the MMA operation; a
@@ -626,9 +633,7 @@ static LogicalResult checkMmaElements(Operation *op, Type atomLike,
   for (int i = 0; i < 4; ++i) {
     bool input = i == 1 || i == 2;
     if (elements[i] == want[i] ||
-        (input && isa<IntegerType>(elements[i]) && isa<FloatType>(want[i]) &&
-         want[i].getIntOrFloatBitWidth() <= 8 &&
-         elements[i].getIntOrFloatBitWidth() > want[i].getIntOrFloatBitWidth()))
+        (input && canHoldPacked(elements[i], want[i])))
       continue;
     return op->emitOpError("element type ")
            << elements[i] << " of " << kMmaOperandNames[i]
