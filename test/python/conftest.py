@@ -162,6 +162,12 @@ def _build_tool(name: str, env_var: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def emu_run() -> str:
+    """test/tools/fly-emu-run (see emu_run.py)."""
+    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
+
+
+@pytest.fixture(scope="session")
 def fly_cache_tool() -> str:
     return _build_tool("fly-cache-tool", "FLY_CACHE_TOOL")
 

@@ -8,6 +8,11 @@ from __future__ import annotations
 import subprocess
 
 
+def i32_words(values):
+    """32-bit words as the signed decimal list fly-emu-run's i32 buffers take."""
+    return ",".join(str(int(v) - (1 << 32) if int(v) >= 1 << 31 else int(v)) for v in values)
+
+
 def run_kernel(tool, kernel_file, kernel, chip, block, args, expect_ok=True):
     """The buffers after the launch, {argument index: [value text, ...]};
     with expect_ok=False, the launch must fail and its stderr is returned."""

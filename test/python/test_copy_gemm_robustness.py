@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from conftest import _build_tool
 from emu_run import run_kernel
 
 SEED = int(os.environ.get("FLY_TEST_SEED", "20261129"))
@@ -487,11 +486,6 @@ def _expected(case, regions, flags):
 def _writers(layout):
     """{offset: the last 1-D index mapped to it}."""
     return {layout(i): i for i in range(layout.size)}
-
-
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
 
 
 def _launch(emu_run, path, plan):

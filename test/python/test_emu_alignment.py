@@ -24,17 +24,12 @@ import numpy as np
 import pytest
 
 import flydsl.compiler as flyc
-from conftest import REPO_ROOT, _build_tool
+from conftest import REPO_ROOT
 from emu_run import run_kernel
 
 KERNELS = REPO_ROOT / "test" / "python" / "emu_kernels" / "alignment.mlir"
 WHERE = "kernel trap in workgroup (0,0,0), work-item (3,0,0): misaligned "
 TAIL = " bytes, the alignment the code declares for it"
-
-
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
 
 
 def run(tool, kernel, buffer, shift, expect_ok=True):

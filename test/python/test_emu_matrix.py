@@ -30,16 +30,11 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from conftest import REPO_ROOT, _build_tool
-from emu_run import run_kernel
+from conftest import REPO_ROOT
+from emu_run import i32_words, run_kernel
 
 LAYOUTS = REPO_ROOT / "test" / "data" / "amd-matrix-layouts"
 CELL = re.compile(r"^[ABCD]\[(\d+)\]\[(\d+)\](?:\.B(\d+))?$")
-
-
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
 
 
 # ---- the layout data ----------------------------------------------------------------
@@ -413,10 +408,6 @@ def lane_words(key, operand, codes, opsel_shift=0, base=None):
     return words
 
 
-def signed_words(words):
-    return [w - (1 << 32) if w >> 31 else w for w in words]
-
-
 def run(tool, tmp_path, instr, a_words, b_words, c_words, block=None, cbsz=0,
         chip=None, expect_ok=True):
     path = tmp_path / "kernel.mlir"
@@ -424,7 +415,7 @@ def run(tool, tmp_path, instr, a_words, b_words, c_words, block=None, cbsz=0,
     info = instr.info
     wave = info["wave"]
     nc = wave * info["gprs_C"]
-    args = [f"buf:i32:{len(w)}:" + ",".join(map(str, signed_words(w)))
+    args = [f"buf:i32:{len(w)}:" + i32_words(w)
             for w in (a_words, b_words, c_words)] + [f"buf:i32:{nc}:fill=0"]
     out = run_kernel(tool, path, "matrix", chip or instr.chip, block or wave, args, expect_ok)
     if not expect_ok:

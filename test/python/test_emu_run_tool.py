@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import _build_tool
 from emu_run import run_kernel
 
 # out[0] = the scalar argument, out[1] = in[0] + 1 (i64 arithmetic).
@@ -25,11 +24,6 @@ gpu.module @m {
 }
 }
 """
-
-
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
 
 
 @pytest.fixture

@@ -15,16 +15,11 @@ import struct
 
 import pytest
 
-from conftest import REPO_ROOT, _build_tool
+from conftest import REPO_ROOT
 from emu_run import run_kernel
 
 KERNELS = REPO_ROOT / "test" / "python" / "emu_kernels"
 MASK32 = (1 << 32) - 1
-
-
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
 
 
 def run(tool, kernel_file, kernel, chip, block, args, expect_ok=True):

@@ -23,8 +23,7 @@ import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.expr.rocdl import cdna4
 
-from conftest import _build_tool
-from emu_run import run_kernel
+from emu_run import i32_words, run_kernel
 from test_rocdl_mfma import calculator_cells
 
 torch = pytest.importorskip("torch")
@@ -110,15 +109,6 @@ gpu.module @scaled [#rocdl.target<chip = "gfx950">] {{
 """
 
 
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
-
-
-def _words(values):
-    return ",".join(str(int(np.int64(v) - (1 << 32) if v >= 1 << 31 else v)) for v in values)
-
-
 PAIRS = [(0, 0), (1, 0), (0, 1), (2, 3), (3, 2), (4, 4), (4, 0), (2, 4), (1, 3)]
 
 
@@ -172,8 +162,8 @@ def run_scaled(emu_run, tmp_path, mnk, fa, fb, A, B, C, words_a, words_b, opsel_
 
     path = tmp_path / "kernel.mlir"
     path.write_text(kernel_text(mnk, fa, fb, opsel_a, opsel_b))
-    args = [f"buf:i32:{len(w)}:{_words(w)}" for w in (a_words, b_words, c_words)]
-    args += [f"buf:i32:64:{_words(w)}" for w in (words_a, words_b)]
+    args = [f"buf:i32:{len(w)}:{i32_words(w)}" for w in (a_words, b_words, c_words)]
+    args += [f"buf:i32:64:{i32_words(w)}" for w in (words_a, words_b)]
     args += [f"buf:i32:{64 * nc}:fill=0"]
     out = run_kernel(emu_run, path, "scaled", "gfx950", 64, args)
     d_words = [int(x) & 0xFFFFFFFF for x in out[5]]

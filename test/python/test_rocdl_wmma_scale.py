@@ -45,7 +45,7 @@ from flydsl.expr.rocdl import cdna5
 from flydsl.tracing.errors import TraceError
 
 from conftest import _build_tool
-from emu_run import run_kernel
+from emu_run import i32_words, run_kernel
 from test_flydsl_api_catalog import CDNA5_SIGNATURES, signature_problems
 
 torch = pytest.importorskip("torch")
@@ -272,15 +272,6 @@ gpu.module @scaled [#rocdl.target<chip = "gfx1250">] {{
 """
 
 
-@pytest.fixture(scope="module")
-def emu_run() -> str:
-    return _build_tool("fly-emu-run", "FLY_EMU_RUN")
-
-
-def _words(values):
-    return ",".join(str(int(v) - (1 << 32) if int(v) >= 1 << 31 else int(v)) for v in values)
-
-
 def run_scaled(emu_run, tmp_path, fa, fb, A, B, C, words_a, words_b, opsel_a, opsel_b, block):
     """D of the instruction for the codes A (16 or 32 x 128: the 32x16x128
     f4 form), B (16 x 128, B^T), C and the lanes' scale words."""
@@ -296,7 +287,7 @@ def run_scaled(emu_run, tmp_path, fa, fb, A, B, C, words_a, words_b, opsel_a, op
     if block == 16:  # 64-bit words as their i32 halves (the tool reads numbers as doubles)
         words_a, words_b = ([h for w in ws for h in (w & 0xFFFFFFFF, w >> 32)]
                             for ws in (words_a, words_b))
-    args = [f"buf:i32:{len(w)}:{_words(w)}" for w in (a_words, b_words, c_words, words_a, words_b)]
+    args = [f"buf:i32:{len(w)}:{i32_words(w)}" for w in (a_words, b_words, c_words, words_a, words_b)]
     args += [f"buf:i32:{32 * regs}:fill=0"]
     out = run_kernel(emu_run, path, "scaled", "gfx1250", 32, args)
     d_words = [int(x) & 0xFFFFFFFF for x in out[5]]
@@ -669,7 +660,7 @@ def test_an_f4_gemm_tile_matches_torch(emu_run, tmp_path, block, opsel_b):
                for lane in range(32) for v in range(16)]
     path = tmp_path / "tile.mlir"
     path.write_text(f4_tile_kernel_text(steps, opsel_b, block))
-    args = [f"buf:i32:{len(w)}:{_words(w)}" for w in (words[0], words[1], c_words, words[2], words[3])]
+    args = [f"buf:i32:{len(w)}:{i32_words(w)}" for w in (words[0], words[1], c_words, words[2], words[3])]
     out = run_kernel(emu_run, path, "tile", "gfx1250", 32, args + ["buf:i32:512:fill=0"])
     d_words = [int(x) & 0xFFFFFFFF for x in out[5]]
     D = torch.zeros(32, 16, dtype=torch.float64)
