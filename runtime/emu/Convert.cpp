@@ -58,7 +58,7 @@ uint64_t insertField(uint64_t word, unsigned bits, unsigned index,
 extern "C" uint64_t fly_emu_convert(uint32_t op, uint32_t control, uint64_t a,
                                     uint64_t b, uint64_t c, uint64_t d) {
   const bool ocp = control & FLY_EMU_CVT_OCP;
-  const unsigned sel = control & 0xff;
+  const unsigned sel = FLY_EMU_CVT_SEL(control);
   switch (op) {
   case FLY_EMU_CVT_F32_FP8:
   case FLY_EMU_CVT_F32_BF8:

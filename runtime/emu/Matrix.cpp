@@ -174,9 +174,14 @@ bool isScaled(uint32_t id) {
          id == FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4 || isScaledWmma(id);
 }
 
-// The scaled MFMA's operand formats by their cbsz / blgp code.
+// The scaled MFMA's operand formats by their cbsz / blgp code
+// (FlyEmuMatrixFormat).
 constexpr Elem kScaledFormats[] = {Elem::FP8, Elem::BF8, Elem::FP6, Elem::BF6,
                                    Elem::FP4};
+static_assert(FLY_EMU_FORMAT_FP8 == 0 && FLY_EMU_FORMAT_BF8 == 1 &&
+                  FLY_EMU_FORMAT_FP6 == 2 && FLY_EMU_FORMAT_BF6 == 3 &&
+                  FLY_EMU_FORMAT_FP4 == 4,
+              "kScaledFormats is indexed by FlyEmuMatrixFormat");
 
 const Info *lookup(uint32_t id) {
   for (const Info &info : kInstructions)
@@ -519,7 +524,8 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
                 "hardware",
                 info->name, w.exec);
   if (isScaled(id)) {
-    if ((control & 0xFu) > 4 || ((control >> 8) & 0xFu) > 4 || (control & 0xF0u))
+    if ((control & 0xFu) > FLY_EMU_FORMAT_FP4 ||
+        ((control >> 8) & 0xFu) > FLY_EMU_FORMAT_FP4 || (control & 0xF0u))
       return fail("%s with cbsz 0x%llx / blgp 0x%llx: the formats are 0-4 "
                   "(fp8, bf8, fp6, bf6, fp4)",
                   info->name, control & 0xFFu, (control >> 8) & 0xFu);
@@ -527,7 +533,9 @@ const char *check(const WaveLanes &w, const Info *info, uint32_t id,
       return fail("%s with scale selectors %llu / %llu: each is 0 (lanes "
                   "0-15 hold the scales) or 1 (lanes 16-31)",
                   info->name, (control >> 12) & 3u, (control >> 14) & 3u);
-    if (info->a == Elem::FP4 && (control & 0xF0Fu) != 0x404u)
+    if (info->a == Elem::FP4 &&
+        (control & 0xF0Fu) != (FLY_EMU_MATRIX_CBSZ(FLY_EMU_FORMAT_FP4) |
+                               FLY_EMU_MATRIX_BLGP(FLY_EMU_FORMAT_FP4)))
       return fail("%s with formats %llu / %llu: A and B are fp4 (4)",
                   info->name, control & 0xFu, (control >> 8) & 0xFu);
     if (isScaledWmma(id) && info->m == 32 && (control & 0x3000u))

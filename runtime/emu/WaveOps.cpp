@@ -10,6 +10,7 @@
 
 #include "LdsLoads.h"
 #include "Matrix.h"
+#include "fly/runtime/Emu.h"
 
 namespace fly::emu {
 
@@ -101,7 +102,7 @@ static void computePermlaneX16(WaveLanes &w) {
     if (!isActive(w.exec, i))
       continue;
     uint32_t sel = w.aux[i] & 15;
-    bool boundCtrl = (w.aux[i] >> 5) & 1;
+    bool boundCtrl = (w.aux[i] >> 4) & FLY_EMU_PERMLANE_BOUND_CTRL;
     uint32_t src = ((i & ~31u) | ((i & 16) ^ 16)) + sel;
     uint32_t old = uint32_t(w.in[i] >> 32);
     w.out[i] = src < w.size && isActive(w.exec, src) ? uint32_t(w.in[src])
@@ -118,8 +119,8 @@ static void computePermlaneSwap(WaveLanes &w) {
   for (uint32_t i = 0; i < w.size; ++i) {
     if (!isActive(w.exec, i))
       continue;
-    const uint32_t block = (w.aux[i] >> 2) & 1 ? 32 : 16;
-    const bool boundCtrl = (w.aux[i] >> 1) & 1;
+    const uint32_t block = w.aux[i] & FLY_EMU_PERMLANE_SWAP_32 ? 32 : 16;
+    const bool boundCtrl = w.aux[i] & FLY_EMU_PERMLANE_BOUND_CTRL;
     uint32_t dst = uint32_t(w.in[i] >> 32), src = uint32_t(w.in[i]);
     bool odd = (i / block) & 1;
     uint32_t partner = odd ? i - block : i + block;
@@ -137,9 +138,10 @@ static void computeDpp(WaveLanes &w) {
     if (!isActive(w.exec, i))
       continue;
     const uint32_t control = w.aux[i];
-    const uint32_t ctrl = control & 0x1ff, rowMask = (control >> 9) & 0xf,
-                   bankMask = (control >> 13) & 0xf;
-    const bool boundCtrl = (control >> 17) & 1;
+    const uint32_t ctrl = FLY_EMU_DPP_CTRL(control),
+                   rowMask = (control >> FLY_EMU_DPP_ROW_MASK_SHIFT) & 0xf,
+                   bankMask = (control >> FLY_EMU_DPP_BANK_MASK_SHIFT) & 0xf;
+    const bool boundCtrl = control & FLY_EMU_DPP_BOUND_CTRL;
     const uint32_t old = uint32_t(w.in[i] >> 32);
     if (!((rowMask >> (i >> 4)) & 1) || !((bankMask >> ((i >> 2) & 3)) & 1)) {
       w.out[i] = old;

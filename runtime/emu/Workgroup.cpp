@@ -407,7 +407,7 @@ uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value,
 uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
                             uint32_t control) {
   Fiber &f = fiberOf(ctx);
-  uint32_t ctrl = control & 0x1ff;
+  uint32_t ctrl = FLY_EMU_DPP_CTRL(control);
   bool known = ctrl <= 0xff || (ctrl >= 0x101 && ctrl <= 0x12f && ctrl != 0x110 &&
                                 ctrl != 0x120) ||
                ctrl == 0x130 || ctrl == 0x134 || ctrl == 0x138 || ctrl == 0x13c ||

@@ -179,9 +179,8 @@ std::map<std::string, std::string> deviceLLVMIR(ModuleOp module) {
   return texts;
 }
 
-/// Options.emulator: every gpu.module (after stage A) through
-/// convert-rocdl-to-emu and what stage B would convert of vector and arith
-/// ops, translated to LLVM bitcode for this host, and replaced by a
+/// Options.emulator, after the emulator stage: every gpu.module, now host
+/// code, translated to LLVM bitcode for this host and replaced by a
 /// gpu.binary holding that bitcode (the object the host entry embeds and
 /// hands to the emulator's module_load).
 llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
@@ -192,19 +191,6 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
   if (!chip)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unknown chip " + options.pipeline.chip);
-  PassManager pm(ctx, ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(
-          llvm::formatv("gpu.module(convert-rocdl-to-emu{{chip={0}},"
-                        "convert-vector-to-llvm,convert-arith-to-llvm,"
-                        "reconcile-unrealized-casts)",
-                        chip->name)
-              .str(),
-          pm)))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "convert-rocdl-to-emu is not registered");
-  if (failed(pm.run(module)))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "convert-rocdl-to-emu failed");
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
     OwningOpRef<ModuleOp> host = ModuleOp::create(gpuModule.getLoc());
@@ -451,7 +437,8 @@ llvm::Expected<Artifact> compileModule(ModuleOp module,
   }
 
   // Stage A, then the kernels' argument blocks (gone once stage C turns the
-  // gpu.modules into binaries), then B and C.
+  // gpu.modules into binaries), then B and C; for the emulator, its stage
+  // and the gpu.modules' host bitcode instead, then B for the host code.
   auto runStage = [&](Stage stage) -> llvm::Error {
     PassManager pm(&context, ModuleOp::getOperationName());
     pm.enableVerifier(options.verifyEachPass);
@@ -475,6 +462,8 @@ llvm::Expected<Artifact> compileModule(ModuleOp module,
   Artifact artifact;
   artifact.kernels = collectKernels(module);
   if (options.emulator) {
+    if (llvm::Error err = runStage(Stage::Emulator))
+      return std::move(err);
     if (llvm::Error err = emulateGPUModules(module, options, artifact)) {
       if (!diagnostics.hadErrors())
         return std::move(err);

@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - Stages A, B and C of SPEC §3 -----------------------===//
+//===- Pipeline.cpp - Stages A, B, C of SPEC §3 and the emulator's -------===//
 //
 // Each stage is a list of (nesting, pass name, options) written as SPEC §3
 // writes it; the passes are found by name in the pass registry, so a stage
@@ -113,6 +113,47 @@ std::vector<PassSpec> binaryPasses(const ::fly::arch::ChipInfo &,
   return {{"", "gpu-module-to-binary", "format=fatbin"}};
 }
 
+/// emulator, in place of B and C: each gpu.module's kernels become host code
+/// against the emulator's C ABI, and the vector and arith ops B would have
+/// converted are converted here, inside the gpu.modules (B, run later on
+/// the host part, no longer sees them). The chip decides the fp8 formats.
+std::vector<PassSpec> emulatorPasses(const ::fly::arch::ChipInfo &chip,
+                                     const PipelineOptions &) {
+  return {
+      {"gpu.module", "convert-rocdl-to-emu",
+       llvm::formatv("chip={0}", chip.name)},
+      {"gpu.module", "convert-vector-to-llvm", ""},
+      {"gpu.module", "convert-arith-to-llvm", ""},
+      {"gpu.module", "reconcile-unrealized-casts", ""},
+  };
+}
+
+/// The two orders stages run in: for a chip, and for the emulator.
+constexpr Stage kBinaryPath[] = {Stage::PreBinary, Stage::BinaryPrep,
+                                 Stage::Binary};
+constexpr Stage kEmulatorPath[] = {Stage::PreBinary, Stage::Emulator};
+constexpr Stage kAllStages[] = {Stage::PreBinary, Stage::Emulator,
+                                Stage::BinaryPrep, Stage::Binary};
+
+/// Stages `first` to `last` of the path that holds both.
+llvm::Expected<llvm::ArrayRef<Stage>> stageRange(Stage first, Stage last) {
+  for (llvm::ArrayRef<Stage> path : {llvm::ArrayRef<Stage>(kBinaryPath),
+                                     llvm::ArrayRef<Stage>(kEmulatorPath)}) {
+    const Stage *from = llvm::find(path, first), *to = llvm::find(path, last);
+    if (from == path.end() || to == path.end())
+      continue;
+    if (from > to)
+      return llvm::createStringError("pipeline: stage " + stageName(first) +
+                                     " comes after " + stageName(last));
+    return path.slice(from - path.begin(), to - from + 1);
+  }
+  return llvm::createStringError(
+      "pipeline: stages " + stageName(first) + " and " + stageName(last) +
+      " do not run together: emulator takes the place of binary_prep and "
+      "binary (a chip's stages are pre_binary, binary_prep, binary; the "
+      "emulator's pre_binary, emulator)");
+}
+
 const PassRegistryEntry *lookupPass(llvm::StringRef name) {
   if (const PassInfo *pass = PassInfo::lookup(name))
     return pass;
@@ -166,6 +207,8 @@ llvm::StringRef mlir::fly::stageName(Stage stage) {
   switch (stage) {
   case Stage::PreBinary:
     return "pre_binary";
+  case Stage::Emulator:
+    return "emulator";
   case Stage::BinaryPrep:
     return "binary_prep";
   case Stage::Binary:
@@ -175,7 +218,7 @@ llvm::StringRef mlir::fly::stageName(Stage stage) {
 }
 
 std::optional<Stage> mlir::fly::parseStage(llvm::StringRef name) {
-  for (Stage stage : {Stage::PreBinary, Stage::BinaryPrep, Stage::Binary})
+  for (Stage stage : kAllStages)
     if (stageName(stage) == name)
       return stage;
   return std::nullopt;
@@ -199,6 +242,9 @@ Error mlir::fly::buildStage(OpPassManager &pm, Stage stage,
   case Stage::PreBinary:
     passes = preBinaryPasses(*chip, options);
     break;
+  case Stage::Emulator:
+    passes = emulatorPasses(*chip, options);
+    break;
   case Stage::BinaryPrep:
     passes = binaryPrepPasses(*chip, options);
     break;
@@ -211,12 +257,12 @@ Error mlir::fly::buildStage(OpPassManager &pm, Stage stage,
 
 Error mlir::fly::buildStages(OpPassManager &pm, Stage first, Stage last,
                              const PipelineOptions &options) {
-  if (first > last)
-    return llvm::createStringError("pipeline: stage " + stageName(first) +
-                                   " comes after " + stageName(last));
+  llvm::Expected<llvm::ArrayRef<Stage>> stages = stageRange(first, last);
+  if (!stages)
+    return stages.takeError();
   OpPassManager staged = pm;
-  for (int s = static_cast<int>(first); s <= static_cast<int>(last); ++s)
-    if (Error err = buildStage(staged, static_cast<Stage>(s), options))
+  for (Stage stage : *stages)
+    if (Error err = buildStage(staged, stage, options))
       return err;
   pm = std::move(staged);
   return Error::success();

@@ -43,8 +43,9 @@ const std::string &chipHelp() {
 struct FlyPipelineOptions : public PassPipelineOptions<FlyPipelineOptions> {
   Option<std::string> stage{
       *this, "stage",
-      llvm::cl::desc("Stage to run: pre_binary, binary_prep, binary, or all "
-                     "three in order"),
+      llvm::cl::desc("Stages to run: one of pre_binary, emulator, "
+                     "binary_prep, binary; a range first..last of them; or "
+                     "all (pre_binary..binary)"),
       llvm::cl::init("all")};
   Option<std::string> chip{
       *this, "chip",
@@ -98,11 +99,20 @@ buildFlyPipeline(OpPassManager &pm, llvm::StringRef optionText,
 
   Stage first = Stage::PreBinary, last = Stage::Binary;
   if (options.stage != "all") {
-    std::optional<Stage> stage = parseStage(options.stage);
-    if (!stage)
-      return onError("fly-pipeline: unknown stage '" + options.stage +
-                     "'; stages: pre_binary, binary_prep, binary, all");
-    first = last = *stage;
+    llvm::StringRef text = options.stage;
+    auto [firstName, lastName] = text.split("..");
+    if (!text.contains(".."))
+      lastName = firstName;
+    for (auto [name, stage] : {std::pair{firstName, &first},
+                               std::pair{lastName, &last}}) {
+      std::optional<Stage> parsed = parseStage(name);
+      if (!parsed)
+        return onError("fly-pipeline: unknown stage '" + name +
+                       "' in stage=" + options.stage +
+                       "; stages: pre_binary, emulator, binary_prep, "
+                       "binary, a range first..last, or all");
+      *stage = *parsed;
+    }
   }
   if (llvm::Error err =
           buildStages(pm, first, last, options.toPipelineOptions()))

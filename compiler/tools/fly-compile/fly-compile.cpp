@@ -52,7 +52,7 @@ cl::opt<std::string> chipName(
     "chip", cl::desc(chipHelp),
     cl::value_desc("gfx"), cl::cat(category));
 
-const char *kStageValues = "pre_binary, binary_prep or binary";
+const char *kStageValues = "pre_binary, binary_prep, binary or emulator";
 cl::opt<std::string> onlyStage(
     "stage", cl::desc("Run this stage only (pre_binary, binary_prep, binary)"),
     cl::value_desc("stage"), cl::cat(category));
@@ -142,9 +142,7 @@ llvm::Expected<std::pair<Stage, Stage>> selectedStages() {
       return stage.takeError();
     last = *stage;
   }
-  if (first > last)
-    return llvm::createStringError("--from=" + stageName(first) +
-                                   " comes after --to=" + stageName(last));
+  // The order (and which stages run together) is the pipeline's to check.
   return std::pair{first, last};
 }
 
@@ -201,7 +199,8 @@ int main(int argc, char **argv) {
       "fly-compile: run the FlyDSL pipeline on an .mlir file for an AMD "
       "chip\n\n"
       "Stages (SPEC §3): pre_binary (Fly -> ROCDL), binary_prep (ROCDL -> "
-      "LLVM),\nbinary (gpu.module -> code object). Code objects are linked "
+      "LLVM),\nbinary (gpu.module -> code object); emulator (ROCDL -> host code "
+      "for the CPU\nemulator, after pre_binary). Code objects are linked "
       "in process;\nno ROCm installation is needed. Exit status 1 on any "
       "error.\n\n"
       "  fly-compile k.mlir --chip=gfx942 -o k.hsaco --print-resources\n"

@@ -1,12 +1,22 @@
 //===- Pipeline.h - The one definition of the FlyDSL pipeline ---*- C++ -*-===//
 //
-// The three stages of SPEC §3, as functions that fill a pass manager for a
-// chip and options. fly-opt (`--fly-pipeline=...`), fly-compile, the Python
-// package and libFlyCompiler all build their pipelines here.
+// The three stages of SPEC §3, and the emulator's stage that takes the place
+// of B and C for the CPU emulator (SPEC §9), as functions that fill a pass
+// manager for a chip and options. fly-opt (`--fly-pipeline=...`),
+// fly-compile, the Python package and libFlyCompiler all build their
+// pipelines here.
 //
 //   A pre_binary   Fly -> ROCDL     (the Fly passes, then convert-gpu-to-rocdl)
 //   B binary_prep  ROCDL -> LLVM    (rocdl-attach-target, conversions to llvm)
 //   C binary       gpu.module -> gpu.binary holding the code object
+//   emulator       ROCDL -> host    (convert-rocdl-to-emu and the vector and
+//                                    arith conversions, in each gpu.module)
+//
+// The stages form two paths: pre_binary, binary_prep, binary for a chip, and
+// pre_binary, emulator for the emulator. A range of stages lies on one of
+// them. (When emulating, libFlyCompiler then translates each converted
+// gpu.module to host LLVM bitcode, which is no pass, and runs binary_prep
+// on what is left: the host code.)
 //
 // Every pass is named as SPEC §3 names it and looked up in the pass registry;
 // building a stage fails, naming them, when some of its passes are not
@@ -29,9 +39,9 @@ class OpPassManager;
 
 namespace mlir::fly {
 
-enum class Stage { PreBinary, BinaryPrep, Binary };
+enum class Stage { PreBinary, Emulator, BinaryPrep, Binary };
 
-/// "pre_binary", "binary_prep", "binary".
+/// "pre_binary", "emulator", "binary_prep", "binary".
 llvm::StringRef stageName(Stage stage);
 
 /// The stage called `name`, if any.
@@ -69,7 +79,9 @@ struct PipelineOptions {
 llvm::Error buildStage(OpPassManager &pm, Stage stage,
                        const PipelineOptions &options);
 
-/// Appends stages `first` through `last`, in order.
+/// Appends stages `first` through `last` of the path holding both, in
+/// order. Fails, without touching `pm`, when `last` comes before `first` or
+/// no path holds both (emulator with binary_prep or binary).
 llvm::Error buildStages(OpPassManager &pm, Stage first, Stage last,
                         const PipelineOptions &options);
 
@@ -77,11 +89,14 @@ llvm::Error buildStages(OpPassManager &pm, Stage first, Stage last,
 ///  - the `fly-pipeline` pass pipeline, spelled
 ///      fly-opt in.mlir --fly-pipeline="stage=all chip=gfx942 O=3"
 ///      fly-opt in.mlir --pass-pipeline="builtin.module(fly-pipeline{stage=binary_prep chip=gfx1201})"
-///    with options stage (pre_binary | binary_prep | binary | all, default
-///    all), chip, O, debug-info, fast, daz, finite-only, unsafe-math,
+///      fly-opt in.mlir --fly-pipeline="stage=pre_binary..emulator chip=gfx950"
+///    with options stage (pre_binary | emulator | binary_prep | binary, a
+///    range first..last of them, or all = pre_binary..binary, the default),
+///    chip, O, debug-info, fast, daz, finite-only, unsafe-math,
 ///    waves-per-eu and maxnreg (the fields of PipelineOptions);
-///  - every pass the stages name: the Fly and FlyROCDL passes, the passes
-///    of this library (fly-rocdl-kernel-attrs) and the upstream ones.
+///  - every pass the stages name: the Fly and FlyROCDL passes,
+///    convert-rocdl-to-emu, the passes of this library
+///    (fly-rocdl-kernel-attrs) and the upstream ones.
 void registerFlyPipelines();
 
 } // namespace mlir::fly

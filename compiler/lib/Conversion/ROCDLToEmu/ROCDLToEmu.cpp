@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Conversion/ROCDLToEmu/Passes.h"
+#include "fly/runtime/Emu.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -29,6 +30,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cstddef>
+
 namespace mlir::fly {
 #define GEN_PASS_DEF_CONVERTROCDLTOEMU
 #include "fly/Conversion/ROCDLToEmu/Passes.h.inc"
@@ -38,15 +41,43 @@ using namespace mlir;
 
 namespace {
 
-/// FlyEmuContext byte offsets (runtime/include/fly/runtime/Emu.h).
-constexpr int32_t kCtxLaneIdOffset = 52;
-constexpr int32_t kCtxLdsOffset = 64;
-constexpr int32_t kCtxDispatchPacketOffset = 80;
+// The generated code runs on the host that compiles it and reads the
+// FlyEmuContext of the emulator's C ABI (runtime/include/fly/runtime/Emu.h)
+// with plain loads: u32 ids as i32 (align 4), pointers as `!llvm.ptr`
+// (align 8); it builds FlyEmuBufferResource as the LLVM struct
+// {ptr, i64, i32, i32} with natural alignment.
+static_assert(sizeof(void *) == 8 && alignof(void *) == 8,
+              "the emulator's code is generated for an LP64 host");
+static_assert(sizeof(FlyEmuContext::work_item_id[0]) == 4 &&
+                  sizeof(FlyEmuContext::workgroup_id[0]) == 4 &&
+                  sizeof(FlyEmuContext::workgroup_size[0]) == 4 &&
+                  sizeof(FlyEmuContext::grid_size[0]) == 4 &&
+                  sizeof(FlyEmuContext::lane_id) == 4 &&
+                  sizeof(FlyEmuContext::wave_id) == 4 &&
+                  sizeof(FlyEmuContext::wave_size) == 4,
+              "context ids are loaded as i32");
+static_assert(offsetof(FlyEmuBufferResource, base) == 0 &&
+                  offsetof(FlyEmuBufferResource, num_records) == 8 &&
+                  offsetof(FlyEmuBufferResource, stride) == 16 &&
+                  offsetof(FlyEmuBufferResource, flags) == 20 &&
+                  sizeof(FlyEmuBufferResource) == 24,
+              "lowerMakeBuffer builds the resource as {ptr, i64, i32, i32}");
+
+/// FlyEmuContext byte offsets.
+constexpr int32_t kCtxLaneIdOffset = offsetof(FlyEmuContext, lane_id);
+constexpr int32_t kCtxLdsOffset = offsetof(FlyEmuContext, lds);
+constexpr int32_t kCtxDispatchPacketOffset =
+    offsetof(FlyEmuContext, dispatch_packet);
 constexpr StringLiteral kDispatchPtr = "llvm.amdgcn.dispatch.ptr";
 /// gfx1250's wave index in the workgroup: the context's wave id.
 constexpr StringLiteral kWaveId = "llvm.amdgcn.wave.id";
-constexpr int32_t kCtxWaveIdOffset = 56;
+constexpr int32_t kCtxWaveIdOffset = offsetof(FlyEmuContext, wave_id);
 constexpr unsigned kSharedAddressSpace = 3;
+
+/// The byte offset of element `dim` of a u32[3] field of FlyEmuContext.
+constexpr int32_t ctxDim(size_t field, int32_t dim) {
+  return int32_t(field) + dim * int32_t(sizeof(uint32_t));
+}
 
 constexpr StringLiteral kKernelAttr = "rocdl.kernel";
 constexpr StringLiteral kEmuKernelAttr = "fly.emu.kernel";
@@ -91,11 +122,10 @@ bool isBufferAtomic(Operation *op) {
 /// The matrix instructions the emulator runs: an op name and the byte sizes
 /// of its A (= B) and C (= D) operands, which tell the wave32 forms of
 /// gfx11 and gfx12 apart (same op names, different register counts) and
-/// leave the wave64 WMMA forms out. `id` is the FlyEmuMatrixOp of
-/// runtime/include/fly/runtime/Emu.h.
+/// leave the wave64 WMMA forms out.
 struct MatrixForm {
   StringLiteral name;
-  uint32_t id;
+  FlyEmuMatrixOp id;
   uint32_t aBytes, cBytes;
   bool fp8 = false; // MFMA fp8/bf8: the format depends on the chip
   /// The scaled forms: A's and B's sizes vary with their formats, given
@@ -107,115 +137,125 @@ struct MatrixForm {
 
 const MatrixForm kMatrixForms[] = {
     // CDNA3 MFMA (gfx942, gfx950), wave64.
-    {"rocdl.mfma.f32.32x32x1f32", 1, 4, 128},
-    {"rocdl.mfma.f32.16x16x1f32", 2, 4, 64},
-    {"rocdl.mfma.f32.4x4x1f32", 3, 4, 16},
-    {"rocdl.mfma.f32.32x32x2f32", 4, 4, 64},
-    {"rocdl.mfma.f32.16x16x4f32", 5, 4, 16},
-    {"rocdl.mfma.f32.32x32x4f16", 6, 8, 128},
-    {"rocdl.mfma.f32.16x16x4f16", 7, 8, 64},
-    {"rocdl.mfma.f32.4x4x4f16", 8, 8, 16},
-    {"rocdl.mfma.f32.32x32x8f16", 9, 8, 64},
-    {"rocdl.mfma.f32.16x16x16f16", 10, 8, 16},
-    {"rocdl.mfma.f32.32x32x4bf16.1k", 11, 8, 128},
-    {"rocdl.mfma.f32.16x16x4bf16.1k", 12, 8, 64},
-    {"rocdl.mfma.f32.4x4x4bf16.1k", 13, 8, 16},
-    {"rocdl.mfma.f32.32x32x8bf16.1k", 14, 8, 64},
-    {"rocdl.mfma.f32.16x16x16bf16.1k", 15, 8, 16},
-    {"rocdl.mfma.i32.32x32x4i8", 16, 4, 128},
-    {"rocdl.mfma.i32.16x16x4i8", 17, 4, 64},
-    {"rocdl.mfma.i32.4x4x4i8", 18, 4, 16},
-    {"rocdl.mfma.i32.32x32x16.i8", 19, 8, 64},
-    {"rocdl.mfma.i32.16x16x32.i8", 20, 8, 16},
-    {"rocdl.mfma.f64.16x16x4f64", 21, 8, 32},
-    {"rocdl.mfma.f64.4x4x4f64", 22, 8, 8},
-    {"rocdl.mfma.f32.16x16x8.xf32", 23, 8, 16},
-    {"rocdl.mfma.f32.32x32x4.xf32", 24, 8, 64},
-    {"rocdl.mfma.f32.16x16x32.fp8.fp8", 25, 8, 16, true},
-    {"rocdl.mfma.f32.16x16x32.fp8.bf8", 26, 8, 16, true},
-    {"rocdl.mfma.f32.16x16x32.bf8.fp8", 27, 8, 16, true},
-    {"rocdl.mfma.f32.16x16x32.bf8.bf8", 28, 8, 16, true},
-    {"rocdl.mfma.f32.32x32x16.fp8.fp8", 29, 8, 64, true},
-    {"rocdl.mfma.f32.32x32x16.fp8.bf8", 30, 8, 64, true},
-    {"rocdl.mfma.f32.32x32x16.bf8.fp8", 31, 8, 64, true},
-    {"rocdl.mfma.f32.32x32x16.bf8.bf8", 32, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x1f32", FLY_EMU_MFMA_F32_32X32X1_2B_F32, 4, 128},
+    {"rocdl.mfma.f32.16x16x1f32", FLY_EMU_MFMA_F32_16X16X1_4B_F32, 4, 64},
+    {"rocdl.mfma.f32.4x4x1f32", FLY_EMU_MFMA_F32_4X4X1_16B_F32, 4, 16},
+    {"rocdl.mfma.f32.32x32x2f32", FLY_EMU_MFMA_F32_32X32X2_F32, 4, 64},
+    {"rocdl.mfma.f32.16x16x4f32", FLY_EMU_MFMA_F32_16X16X4_F32, 4, 16},
+    {"rocdl.mfma.f32.32x32x4f16", FLY_EMU_MFMA_F32_32X32X4_2B_F16, 8, 128},
+    {"rocdl.mfma.f32.16x16x4f16", FLY_EMU_MFMA_F32_16X16X4_4B_F16, 8, 64},
+    {"rocdl.mfma.f32.4x4x4f16", FLY_EMU_MFMA_F32_4X4X4_16B_F16, 8, 16},
+    {"rocdl.mfma.f32.32x32x8f16", FLY_EMU_MFMA_F32_32X32X8_F16, 8, 64},
+    {"rocdl.mfma.f32.16x16x16f16", FLY_EMU_MFMA_F32_16X16X16_F16, 8, 16},
+    {"rocdl.mfma.f32.32x32x4bf16.1k", FLY_EMU_MFMA_F32_32X32X4_2B_BF16, 8, 128},
+    {"rocdl.mfma.f32.16x16x4bf16.1k", FLY_EMU_MFMA_F32_16X16X4_4B_BF16, 8, 64},
+    {"rocdl.mfma.f32.4x4x4bf16.1k", FLY_EMU_MFMA_F32_4X4X4_16B_BF16, 8, 16},
+    {"rocdl.mfma.f32.32x32x8bf16.1k", FLY_EMU_MFMA_F32_32X32X8_BF16, 8, 64},
+    {"rocdl.mfma.f32.16x16x16bf16.1k", FLY_EMU_MFMA_F32_16X16X16_BF16, 8, 16},
+    {"rocdl.mfma.i32.32x32x4i8", FLY_EMU_MFMA_I32_32X32X4_2B_I8, 4, 128},
+    {"rocdl.mfma.i32.16x16x4i8", FLY_EMU_MFMA_I32_16X16X4_4B_I8, 4, 64},
+    {"rocdl.mfma.i32.4x4x4i8", FLY_EMU_MFMA_I32_4X4X4_16B_I8, 4, 16},
+    {"rocdl.mfma.i32.32x32x16.i8", FLY_EMU_MFMA_I32_32X32X16_I8, 8, 64},
+    {"rocdl.mfma.i32.16x16x32.i8", FLY_EMU_MFMA_I32_16X16X32_I8, 8, 16},
+    {"rocdl.mfma.f64.16x16x4f64", FLY_EMU_MFMA_F64_16X16X4_F64, 8, 32},
+    {"rocdl.mfma.f64.4x4x4f64", FLY_EMU_MFMA_F64_4X4X4_4B_F64, 8, 8},
+    {"rocdl.mfma.f32.16x16x8.xf32", FLY_EMU_MFMA_F32_16X16X8_XF32, 8, 16},
+    {"rocdl.mfma.f32.32x32x4.xf32", FLY_EMU_MFMA_F32_32X32X4_XF32, 8, 64},
+    {"rocdl.mfma.f32.16x16x32.fp8.fp8", FLY_EMU_MFMA_F32_16X16X32_FP8_FP8, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.fp8.bf8", FLY_EMU_MFMA_F32_16X16X32_FP8_BF8, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.bf8.fp8", FLY_EMU_MFMA_F32_16X16X32_BF8_FP8, 8, 16, true},
+    {"rocdl.mfma.f32.16x16x32.bf8.bf8", FLY_EMU_MFMA_F32_16X16X32_BF8_BF8, 8, 16, true},
+    {"rocdl.mfma.f32.32x32x16.fp8.fp8", FLY_EMU_MFMA_F32_32X32X16_FP8_FP8, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.fp8.bf8", FLY_EMU_MFMA_F32_32X32X16_FP8_BF8, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.bf8.fp8", FLY_EMU_MFMA_F32_32X32X16_BF8_FP8, 8, 64, true},
+    {"rocdl.mfma.f32.32x32x16.bf8.bf8", FLY_EMU_MFMA_F32_32X32X16_BF8_BF8, 8, 64, true},
     // CDNA4 (gfx950) only.
-    {"rocdl.mfma.f32.16x16x32.f16", 33, 16, 16},
-    {"rocdl.mfma.f32.32x32x16.f16", 34, 16, 64},
-    {"rocdl.mfma.f32.16x16x32.bf16", 35, 16, 16},
-    {"rocdl.mfma.f32.32x32x16.bf16", 36, 16, 64},
-    {"rocdl.mfma.i32.16x16x64.i8", 37, 16, 16},
-    {"rocdl.mfma.i32.32x32x32.i8", 38, 16, 64},
+    {"rocdl.mfma.f32.16x16x32.f16", FLY_EMU_MFMA_F32_16X16X32_F16, 16, 16},
+    {"rocdl.mfma.f32.32x32x16.f16", FLY_EMU_MFMA_F32_32X32X16_F16, 16, 64},
+    {"rocdl.mfma.f32.16x16x32.bf16", FLY_EMU_MFMA_F32_16X16X32_BF16, 16, 16},
+    {"rocdl.mfma.f32.32x32x16.bf16", FLY_EMU_MFMA_F32_32X32X16_BF16, 16, 64},
+    {"rocdl.mfma.i32.16x16x64.i8", FLY_EMU_MFMA_I32_16X16X64_I8, 16, 16},
+    {"rocdl.mfma.i32.32x32x32.i8", FLY_EMU_MFMA_I32_32X32X32_I8, 16, 64},
     // RDNA3 (gfx11) WMMA, wave32: A and B hold 16 elements.
-    {"rocdl.wmma.f32.16x16x16.f16", 40, 32, 32},
-    {"rocdl.wmma.f32.16x16x16.bf16", 41, 32, 32},
-    {"rocdl.wmma.f16.16x16x16.f16", 42, 32, 32},
-    {"rocdl.wmma.bf16.16x16x16.bf16", 43, 32, 32},
-    {"rocdl.wmma.i32.16x16x16.iu8", 44, 16, 32},
-    {"rocdl.wmma.i32.16x16x16.iu4", 45, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.f16", FLY_EMU_WMMA11_F32_16X16X16_F16, 32, 32},
+    {"rocdl.wmma.f32.16x16x16.bf16", FLY_EMU_WMMA11_F32_16X16X16_BF16, 32, 32},
+    {"rocdl.wmma.f16.16x16x16.f16", FLY_EMU_WMMA11_F16_16X16X16_F16, 32, 32},
+    {"rocdl.wmma.bf16.16x16x16.bf16", FLY_EMU_WMMA11_BF16_16X16X16_BF16, 32, 32},
+    {"rocdl.wmma.i32.16x16x16.iu8", FLY_EMU_WMMA11_I32_16X16X16_IU8, 16, 32},
+    {"rocdl.wmma.i32.16x16x16.iu4", FLY_EMU_WMMA11_I32_16X16X16_IU4, 8, 32},
     // RDNA4 (gfx12) WMMA, wave32: A and B hold K / 2 elements.
-    {"rocdl.wmma.f32.16x16x16.f16", 50, 16, 32},
-    {"rocdl.wmma.f32.16x16x16.bf16", 51, 16, 32},
-    {"rocdl.wmma.f16.16x16x16.f16", 52, 16, 16},
-    {"rocdl.wmma.bf16.16x16x16.bf16", 53, 16, 16},
-    {"rocdl.wmma.i32.16x16x16.iu8", 54, 8, 32},
-    {"rocdl.wmma.i32.16x16x16.iu4", 55, 4, 32},
-    {"rocdl.wmma.i32.16x16x32.iu4", 56, 8, 32},
-    {"rocdl.wmma.f32.16x16x16.fp8_fp8", 57, 8, 32},
-    {"rocdl.wmma.f32.16x16x16.fp8_bf8", 58, 8, 32},
-    {"rocdl.wmma.f32.16x16x16.bf8_fp8", 59, 8, 32},
-    {"rocdl.wmma.f32.16x16x16.bf8_bf8", 60, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.f16", FLY_EMU_WMMA12_F32_16X16X16_F16, 16, 32},
+    {"rocdl.wmma.f32.16x16x16.bf16", FLY_EMU_WMMA12_F32_16X16X16_BF16, 16, 32},
+    {"rocdl.wmma.f16.16x16x16.f16", FLY_EMU_WMMA12_F16_16X16X16_F16, 16, 16},
+    {"rocdl.wmma.bf16.16x16x16.bf16", FLY_EMU_WMMA12_BF16_16X16X16_BF16, 16, 16},
+    {"rocdl.wmma.i32.16x16x16.iu8", FLY_EMU_WMMA12_I32_16X16X16_IU8, 8, 32},
+    {"rocdl.wmma.i32.16x16x16.iu4", FLY_EMU_WMMA12_I32_16X16X16_IU4, 4, 32},
+    {"rocdl.wmma.i32.16x16x32.iu4", FLY_EMU_WMMA12_I32_16X16X32_IU4, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.fp8_fp8", FLY_EMU_WMMA12_F32_16X16X16_FP8_FP8, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.fp8_bf8", FLY_EMU_WMMA12_F32_16X16X16_FP8_BF8, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.bf8_fp8", FLY_EMU_WMMA12_F32_16X16X16_BF8_FP8, 8, 32},
+    {"rocdl.wmma.f32.16x16x16.bf8_bf8", FLY_EMU_WMMA12_F32_16X16X16_BF8_BF8, 8, 32},
     // gfx1250 WMMA, wave32: A and B hold K / 2 elements.
-    {"rocdl.wmma.f32.16x16x4.f32", 70, 8, 32},
-    {"rocdl.wmma.f32.16x16x32.f16", 71, 32, 32},
-    {"rocdl.wmma.f32.16x16x32.bf16", 72, 32, 32},
-    {"rocdl.wmma.f16.16x16x32.f16", 73, 32, 16},
-    {"rocdl.wmma.bf16.16x16x32.bf16", 74, 32, 16},
-    {"rocdl.wmma.i32.16x16x64.iu8", 75, 32, 32},
-    {"rocdl.wmma.f32.16x16x64.fp8_fp8", 76, 32, 32},
-    {"rocdl.wmma.f32.16x16x64.fp8_bf8", 77, 32, 32},
-    {"rocdl.wmma.f32.16x16x64.bf8_fp8", 78, 32, 32},
-    {"rocdl.wmma.f32.16x16x64.bf8_bf8", 79, 32, 32},
-    {"rocdl.wmma.f16.16x16x64.fp8_fp8", 80, 32, 16},
-    {"rocdl.wmma.f16.16x16x64.fp8_bf8", 81, 32, 16},
-    {"rocdl.wmma.f16.16x16x64.bf8_fp8", 82, 32, 16},
-    {"rocdl.wmma.f16.16x16x64.bf8_bf8", 83, 32, 16},
-    {"rocdl.wmma.f32.16x16x128.fp8_fp8", 84, 64, 32},
-    {"rocdl.wmma.f32.16x16x128.fp8_bf8", 85, 64, 32},
-    {"rocdl.wmma.f32.16x16x128.bf8_fp8", 86, 64, 32},
-    {"rocdl.wmma.f32.16x16x128.bf8_bf8", 87, 64, 32},
-    {"rocdl.wmma.f16.16x16x128.fp8_fp8", 88, 64, 16},
-    {"rocdl.wmma.f16.16x16x128.fp8_bf8", 89, 64, 16},
-    {"rocdl.wmma.f16.16x16x128.bf8_fp8", 90, 64, 16},
-    {"rocdl.wmma.f16.16x16x128.bf8_bf8", 91, 64, 16},
+    {"rocdl.wmma.f32.16x16x4.f32", FLY_EMU_WMMA1250_F32_16X16X4_F32, 8, 32},
+    {"rocdl.wmma.f32.16x16x32.f16", FLY_EMU_WMMA1250_F32_16X16X32_F16, 32, 32},
+    {"rocdl.wmma.f32.16x16x32.bf16", FLY_EMU_WMMA1250_F32_16X16X32_BF16, 32, 32},
+    {"rocdl.wmma.f16.16x16x32.f16", FLY_EMU_WMMA1250_F16_16X16X32_F16, 32, 16},
+    {"rocdl.wmma.bf16.16x16x32.bf16", FLY_EMU_WMMA1250_BF16_16X16X32_BF16, 32, 16},
+    {"rocdl.wmma.i32.16x16x64.iu8", FLY_EMU_WMMA1250_I32_16X16X64_IU8, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.fp8_fp8", FLY_EMU_WMMA1250_F32_16X16X64_FP8_FP8, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.fp8_bf8", FLY_EMU_WMMA1250_F32_16X16X64_FP8_BF8, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.bf8_fp8", FLY_EMU_WMMA1250_F32_16X16X64_BF8_FP8, 32, 32},
+    {"rocdl.wmma.f32.16x16x64.bf8_bf8", FLY_EMU_WMMA1250_F32_16X16X64_BF8_BF8, 32, 32},
+    {"rocdl.wmma.f16.16x16x64.fp8_fp8", FLY_EMU_WMMA1250_F16_16X16X64_FP8_FP8, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.fp8_bf8", FLY_EMU_WMMA1250_F16_16X16X64_FP8_BF8, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.bf8_fp8", FLY_EMU_WMMA1250_F16_16X16X64_BF8_FP8, 32, 16},
+    {"rocdl.wmma.f16.16x16x64.bf8_bf8", FLY_EMU_WMMA1250_F16_16X16X64_BF8_BF8, 32, 16},
+    {"rocdl.wmma.f32.16x16x128.fp8_fp8", FLY_EMU_WMMA1250_F32_16X16X128_FP8_FP8, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.fp8_bf8", FLY_EMU_WMMA1250_F32_16X16X128_FP8_BF8, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.bf8_fp8", FLY_EMU_WMMA1250_F32_16X16X128_BF8_FP8, 64, 32},
+    {"rocdl.wmma.f32.16x16x128.bf8_bf8", FLY_EMU_WMMA1250_F32_16X16X128_BF8_BF8, 64, 32},
+    {"rocdl.wmma.f16.16x16x128.fp8_fp8", FLY_EMU_WMMA1250_F16_16X16X128_FP8_FP8, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.fp8_bf8", FLY_EMU_WMMA1250_F16_16X16X128_FP8_BF8, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.bf8_fp8", FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8, 64, 16},
+    {"rocdl.wmma.f16.16x16x128.bf8_bf8", FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8, 64, 16},
     // gfx950's scaled MFMA (fly_emu_matrix_scale): A and B are 32 values a
     // lane of the formats cbsz / blgp name, so their sizes vary.
-    {"rocdl.mfma.scale.f32.16x16x128.f8f6f4", 100, 0, 16, false,
+    {"rocdl.mfma.scale.f32.16x16x128.f8f6f4", FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4, 0, 16, false,
      MatrixForm::ScaledMfma},
-    {"rocdl.mfma.scale.f32.32x32x64.f8f6f4", 101, 0, 64, false,
+    {"rocdl.mfma.scale.f32.32x32x64.f8f6f4", FLY_EMU_MFMA_SCALE_F32_32X32X64_F8F6F4, 0, 64, false,
      MatrixForm::ScaledMfma},
     // gfx1250's MX-scaled WMMA: 64 values a lane of the formats fmtA / fmtB
     // name; E8M0 scales of 32 (scale16: 64) bits.
-    {"rocdl.wmma.scale.f32.16x16x128.f8f6f4", 102, 0, 32, false,
+    {"rocdl.wmma.scale.f32.16x16x128.f8f6f4", FLY_EMU_WMMA1250_SCALE_F32_16X16X128_F8F6F4, 0, 32, false,
      MatrixForm::ScaledWmma},
-    {"rocdl.wmma.scale16.f32.16x16x128.f8f6f4", 103, 0, 32, false,
+    {"rocdl.wmma.scale16.f32.16x16x128.f8f6f4", FLY_EMU_WMMA1250_SCALE16_F32_16X16X128_F8F6F4, 0, 32, false,
      MatrixForm::ScaledWmma},
     // Its f4 form: A 128 fp4 values a lane (32 rows), B 64.
-    {"rocdl.wmma.scale.f32.32x16x128.f4", 104, 0, 64, false,
+    {"rocdl.wmma.scale.f32.32x16x128.f4", FLY_EMU_WMMA1250_SCALE_F32_32X16X128_F4, 0, 64, false,
      MatrixForm::ScaledWmmaF4},
-    {"rocdl.wmma.scale16.f32.32x16x128.f4", 105, 0, 64, false,
+    {"rocdl.wmma.scale16.f32.32x16x128.f4", FLY_EMU_WMMA1250_SCALE16_F32_32X16X128_F4, 0, 64, false,
      MatrixForm::ScaledWmmaF4},
 };
 
 /// fp4's format code (cbsz / blgp, fmtA / fmtB).
-constexpr int64_t kFormatFp4 = 4;
+constexpr int64_t kFormatFp4 = FLY_EMU_FORMAT_FP4;
 
 /// The bytes of a scaled MMA's A or B in the format `code` (cbsz / blgp,
-/// fmtA / fmtB: fp8, bf8, fp6, bf6, fp4), `values` of them a lane; 0 for
-/// no format.
+/// fmtA / fmtB: a FlyEmuMatrixFormat), `values` of them a lane; 0 for no
+/// format.
 uint64_t scaledOperandBytes(int64_t code, uint64_t values) {
-  static constexpr uint64_t bits[] = {8, 8, 6, 6, 4};
-  return code >= 0 && code < 5 ? bits[code] * values / 8 : 0;
+  switch (code) {
+  case FLY_EMU_FORMAT_FP8:
+  case FLY_EMU_FORMAT_BF8:
+    return values;
+  case FLY_EMU_FORMAT_FP6:
+  case FLY_EMU_FORMAT_BF6:
+    return values * 6 / 8;
+  case FLY_EMU_FORMAT_FP4:
+    return values / 2;
+  default:
+    return 0;
+  }
 }
 
 /// An integer attribute of an op (the scaled WMMA's formats and
@@ -225,42 +265,32 @@ int64_t intAttr(Operation *op, StringRef name) {
   return attr ? attr.getValue().getZExtValue() : 0;
 }
 
-/// FlyEmuMatrixOp control bits (Emu.h).
-constexpr uint32_t kMatrixOpsel = 0x10000, kMatrixSignA = 0x20000,
-                   kMatrixSignB = 0x40000, kMatrixClamp = 0x80000,
-                   kMatrixOcpFp8 = 0x100000;
 /// A packed conversion the emulator runs: its FlyEmuConvertOp, the
 /// attribute holding its selector, and whether its result depends on the
 /// chip's fp8 encoding (FNUZ on gfx942, OCP on gfx950).
 struct ConvertForm {
   StringLiteral name;
-  uint32_t id;
+  FlyEmuConvertOp id;
   StringLiteral selector;
   bool fp8;
 };
 constexpr ConvertForm kConvertForms[] = {
-    {"rocdl.cvt.f32.fp8", 1, "byteSel", true},
-    {"rocdl.cvt.f32.bf8", 2, "byteSel", true},
-    {"rocdl.cvt.pk.f32.fp8", 3, "wordSel", true},
-    {"rocdl.cvt.pk.f32.bf8", 4, "wordSel", true},
-    {"rocdl.cvt.pk.fp8.f32", 5, "wordSel", true},
-    {"rocdl.cvt.pk.bf8.f32", 6, "wordSel", true},
-    {"rocdl.cvt.scalef32.pk.f32.fp4", 7, "srcSelIndex", false},
-    {"rocdl.cvt.scalef32.pk.bf16.fp4", 8, "srcSelIndex", false},
-    {"rocdl.cvt.scalef32.pk.fp4.f32", 9, "dstSelIndex", false},
+    {"rocdl.cvt.f32.fp8", FLY_EMU_CVT_F32_FP8, "byteSel", true},
+    {"rocdl.cvt.f32.bf8", FLY_EMU_CVT_F32_BF8, "byteSel", true},
+    {"rocdl.cvt.pk.f32.fp8", FLY_EMU_CVT_PK_F32_FP8, "wordSel", true},
+    {"rocdl.cvt.pk.f32.bf8", FLY_EMU_CVT_PK_F32_BF8, "wordSel", true},
+    {"rocdl.cvt.pk.fp8.f32", FLY_EMU_CVT_PK_FP8_F32, "wordSel", true},
+    {"rocdl.cvt.pk.bf8.f32", FLY_EMU_CVT_PK_BF8_F32, "wordSel", true},
+    {"rocdl.cvt.scalef32.pk.f32.fp4", FLY_EMU_CVT_SCALEF32_PK_F32_FP4, "srcSelIndex", false},
+    {"rocdl.cvt.scalef32.pk.bf16.fp4", FLY_EMU_CVT_SCALEF32_PK_BF16_FP4, "srcSelIndex", false},
+    {"rocdl.cvt.scalef32.pk.fp4.f32", FLY_EMU_CVT_SCALEF32_PK_FP4_F32, "dstSelIndex", false},
 };
-/// fly_emu_convert's control bit for the OCP fp8 formats (Emu.h).
-constexpr uint32_t kConvertOcp = 0x100;
-
 const ConvertForm *convertForm(Operation *op) {
   for (const ConvertForm &form : kConvertForms)
     if (op->getName().getStringRef() == form.name)
       return &form;
   return nullptr;
 }
-
-/// fly_emu_tensor's flags (Emu.h).
-constexpr uint32_t kTensorStore = 1, kTensorD2 = 2;
 
 bool isMatrixOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
@@ -365,13 +395,22 @@ std::pair<int64_t, int64_t> ldsDmaSizeAndOffset(Operation *op) {
 
 Plan classify(Operation *op) {
   static const llvm::StringMap<int32_t> fields = {
-      {"rocdl.workitem.id.x", 0},   {"rocdl.workitem.id.y", 4},
-      {"rocdl.workitem.id.z", 8},   {"rocdl.workgroup.id.x", 12},
-      {"rocdl.workgroup.id.y", 16}, {"rocdl.workgroup.id.z", 20},
-      {"rocdl.workgroup.dim.x", 24}, {"rocdl.workgroup.dim.y", 28},
-      {"rocdl.workgroup.dim.z", 32}, {"rocdl.grid.dim.x", 36},
-      {"rocdl.grid.dim.y", 40},     {"rocdl.grid.dim.z", 44},
-      {"rocdl.wavefrontsize", 60},
+      {"rocdl.workitem.id.x", ctxDim(offsetof(FlyEmuContext, work_item_id), 0)},
+      {"rocdl.workitem.id.y", ctxDim(offsetof(FlyEmuContext, work_item_id), 1)},
+      {"rocdl.workitem.id.z", ctxDim(offsetof(FlyEmuContext, work_item_id), 2)},
+      {"rocdl.workgroup.id.x", ctxDim(offsetof(FlyEmuContext, workgroup_id), 0)},
+      {"rocdl.workgroup.id.y", ctxDim(offsetof(FlyEmuContext, workgroup_id), 1)},
+      {"rocdl.workgroup.id.z", ctxDim(offsetof(FlyEmuContext, workgroup_id), 2)},
+      {"rocdl.workgroup.dim.x",
+       ctxDim(offsetof(FlyEmuContext, workgroup_size), 0)},
+      {"rocdl.workgroup.dim.y",
+       ctxDim(offsetof(FlyEmuContext, workgroup_size), 1)},
+      {"rocdl.workgroup.dim.z",
+       ctxDim(offsetof(FlyEmuContext, workgroup_size), 2)},
+      {"rocdl.grid.dim.x", ctxDim(offsetof(FlyEmuContext, grid_size), 0)},
+      {"rocdl.grid.dim.y", ctxDim(offsetof(FlyEmuContext, grid_size), 1)},
+      {"rocdl.grid.dim.z", ctxDim(offsetof(FlyEmuContext, grid_size), 2)},
+      {"rocdl.wavefrontsize", offsetof(FlyEmuContext, wave_size)},
   };
   StringRef name = op->getName().getStringRef();
   if (auto it = fields.find(name); it != fields.end())
@@ -974,12 +1013,10 @@ void BodyLowering::lowerWaveCall(Operation *op) {
       return call(b, loc, "fly_emu_readlane", i32, {ctx, word, read.getSrc1()});
     });
   } else if (auto dpp = dyn_cast<ROCDL::DPPUpdateOp>(op)) {
-    // fly_emu_update_dpp's control word: dpp_ctrl [8:0], row_mask
-    // [12:9], bank_mask [16:13], bound_ctrl [17] (Emu.h).
-    uint32_t control = (dpp.getDppCtrl() & 0x1ff) |
-                       ((dpp.getRowMask() & 0xf) << 9) |
-                       ((dpp.getBankMask() & 0xf) << 13) |
-                       (uint32_t(dpp.getBoundCtrl()) << 17);
+    uint32_t control = FLY_EMU_DPP_CTRL(dpp.getDppCtrl()) |
+                       FLY_EMU_DPP_ROW_MASK(dpp.getRowMask()) |
+                       FLY_EMU_DPP_BANK_MASK(dpp.getBankMask()) |
+                       (dpp.getBoundCtrl() ? FLY_EMU_DPP_BOUND_CTRL : 0u);
     Type type = dpp.getRes().getType();
     auto asWord = [&](Value v) -> Value {
       return type == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
@@ -990,8 +1027,8 @@ void BodyLowering::lowerWaveCall(Operation *op) {
     if (type != i32)
       result = LLVM::BitcastOp::create(b, loc, type, result);
   } else if (auto x16 = dyn_cast<ROCDL::PermlaneX16Op>(op)) {
-    // flags: fi [0], bound_control [1] (Emu.h).
-    uint32_t flags = uint32_t(x16.getFi()) | (uint32_t(x16.getBoundControl()) << 1);
+    uint32_t flags = (x16.getFi() ? FLY_EMU_PERMLANE_FI : 0u) |
+                     (x16.getBoundControl() ? FLY_EMU_PERMLANE_BOUND_CTRL : 0u);
     Type type = x16.getRes().getType();
     auto asWord = [&](Value v) -> Value {
       return v.getType() == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
@@ -1003,11 +1040,12 @@ void BodyLowering::lowerWaveCall(Operation *op) {
     if (type != i32)
       result = LLVM::BitcastOp::create(b, loc, type, result);
   } else if (isa<ROCDL::Permlane16SwapOp, ROCDL::Permlane32SwapOp>(op)) {
-    // flags: fi [0], bound_control [1], 32-lane swap [2]; the runtime
-    // returns the new destination in the low word, the new source high.
-    bool fi = flagAttr(op, "fi"), bound = flagAttr(op, "boundControl");
-    bool wide = isa<ROCDL::Permlane32SwapOp>(op);
-    uint32_t flags = uint32_t(fi) | (uint32_t(bound) << 1) | (uint32_t(wide) << 2);
+    // The runtime returns the new destination in the low word, the new
+    // source high.
+    uint32_t flags =
+        (flagAttr(op, "fi") ? FLY_EMU_PERMLANE_FI : 0u) |
+        (flagAttr(op, "boundControl") ? FLY_EMU_PERMLANE_BOUND_CTRL : 0u) |
+        (isa<ROCDL::Permlane32SwapOp>(op) ? FLY_EMU_PERMLANE_SWAP_32 : 0u);
     Value both = call(b, loc, "fly_emu_permlane_swap", i64,
                       {ctx, op->getOperand(0), op->getOperand(1),
                        constI32(b, loc, flags)});
@@ -1123,38 +1161,39 @@ void BodyLowering::lowerMatrix(Operation *op) {
   const MatrixForm *form = matrixForm(op, layout);
   uint32_t control = 0;
   if (form->scaled == MatrixForm::ScaledMfma) {
-    // The formats as cbsz and blgp, the scale bytes as opsel (Emu.h).
-    control = uint32_t(constantOperand(op, 3)) |
-              uint32_t(constantOperand(op, 4)) << 8 |
-              (uint32_t(constantOperand(op, 5)) & 3) << 12 |
-              (uint32_t(constantOperand(op, 7)) & 3) << 14;
+    // The formats as cbsz and blgp, the scale bytes as opsel.
+    control = FLY_EMU_MATRIX_CBSZ(constantOperand(op, 3)) |
+              FLY_EMU_MATRIX_BLGP(constantOperand(op, 4)) |
+              FLY_EMU_MATRIX_OPSEL_A(constantOperand(op, 5)) |
+              FLY_EMU_MATRIX_OPSEL_B(constantOperand(op, 7));
   } else if (form->scaled == MatrixForm::ScaledWmma ||
              form->scaled == MatrixForm::ScaledWmmaF4) {
     // Likewise from the attributes (the f4 form's formats are fp4); the
     // scale selectors as opsel.
     bool f4 = form->scaled == MatrixForm::ScaledWmmaF4;
-    control = uint32_t(f4 ? kFormatFp4 : intAttr(op, "fmtA")) |
-              uint32_t(f4 ? kFormatFp4 : intAttr(op, "fmtB")) << 8 |
-              (uint32_t(intAttr(op, "scaleAType")) & 3) << 12 |
-              (uint32_t(intAttr(op, "scaleBType")) & 3) << 14;
+    control = FLY_EMU_MATRIX_CBSZ(f4 ? kFormatFp4 : intAttr(op, "fmtA")) |
+              FLY_EMU_MATRIX_BLGP(f4 ? kFormatFp4 : intAttr(op, "fmtB")) |
+              FLY_EMU_MATRIX_OPSEL_A(intAttr(op, "scaleAType")) |
+              FLY_EMU_MATRIX_OPSEL_B(intAttr(op, "scaleBType"));
   } else if (isMfma(op)) {
     // cbsz (4 bits), abid (4 bits), blgp (3 bits); a value too wide for
     // its field stays nonzero, which the runtime rejects anyway.
-    for (unsigned i = 0; i < 3; ++i) {
-      uint64_t value = std::min<uint64_t>(constantOperand(op, 3 + i), 15);
-      control |= uint32_t(value) << (4 * i);
-    }
+    auto field = [&](unsigned index) {
+      return std::min<uint64_t>(constantOperand(op, index), 15);
+    };
+    control = FLY_EMU_MATRIX_CBSZ(field(3)) | FLY_EMU_MATRIX_ABID(field(4)) |
+              FLY_EMU_MATRIX_BLGP(field(5));
     if (form->fp8 && StringRef(matrixChip(op, chip)).starts_with("gfx95"))
-      control |= kMatrixOcpFp8;
+      control |= FLY_EMU_MATRIX_OCP_FP8;
   } else {
     if (flagAttr(op, "opsel"))
-      control |= kMatrixOpsel;
+      control |= FLY_EMU_MATRIX_OPSEL;
     if (flagAttr(op, "signA"))
-      control |= kMatrixSignA;
+      control |= FLY_EMU_MATRIX_SIGN_A;
     if (flagAttr(op, "signB"))
-      control |= kMatrixSignB;
+      control |= FLY_EMU_MATRIX_SIGN_B;
     if (flagAttr(op, "clamp"))
-      control |= kMatrixClamp;
+      control |= FLY_EMU_MATRIX_CLAMP;
   }
   SmallVector<Value> slots;
   for (unsigned i = 0; i < 3; ++i) {
@@ -1196,9 +1235,9 @@ void BodyLowering::lowerConvert(Operation *op) {
   const ConvertForm *form = convertForm(op);
   uint32_t control = 0;
   if (auto sel = op->getAttrOfType<IntegerAttr>(form->selector))
-    control = uint32_t(sel.getValue().getZExtValue()) & 0xff;
+    control = FLY_EMU_CVT_SEL(sel.getValue().getZExtValue());
   if (form->fp8 && StringRef(matrixChip(op, chip)).starts_with("gfx95"))
-    control |= kConvertOcp;
+    control |= FLY_EMU_CVT_OCP;
   auto bitsOf = [&](Type type) {
     return IntegerType::get(b.getContext(), layout.getTypeSizeInBits(type));
   };
@@ -1228,15 +1267,17 @@ void BodyLowering::lowerConvert(Operation *op) {
   op->erase();
 }
 
-/// A tensor load or store: the descriptor groups stored to a 20-dword frame
-/// slot (groups 2 and 3 zero for the .d2 forms), then fly_emu_tensor.
+/// A tensor load or store: the descriptor groups stored to a frame slot of
+/// FLY_EMU_TENSOR_GROUP_DWORDS (groups 2 and 3 zero for the .d2 forms), then
+/// fly_emu_tensor.
 void BodyLowering::lowerTensor(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   bool store =
       isa<ROCDL::TensorStoreFromLDSOp, ROCDL::TensorStoreFromLDSD2Op>(op);
   bool d2 = isa<ROCDL::TensorLoadToLDSD2Op, ROCDL::TensorStoreFromLDSD2Op>(op);
-  Value slot = frameSlot(LLVM::LLVMArrayType::get(i32, 20));
+  Value slot =
+      frameSlot(LLVM::LLVMArrayType::get(i32, FLY_EMU_TENSOR_GROUP_DWORDS));
   auto zeros = VectorType::get({4}, i32);
   SmallVector<Value> groups(op->getOperands().take_front(d2 ? 2 : 4));
   if (d2)
@@ -1249,7 +1290,8 @@ void BodyLowering::lowerTensor(Operation *op) {
     LLVM::StoreOp::create(b, loc, group, address, 4);
     at += int32_t(cast<VectorType>(group.getType()).getNumElements());
   }
-  uint32_t flags = (store ? kTensorStore : 0) | (d2 ? kTensorD2 : 0);
+  uint32_t flags =
+      (store ? FLY_EMU_TENSOR_STORE : 0u) | (d2 ? FLY_EMU_TENSOR_D2 : 0u);
   call(b, loc, "fly_emu_tensor", nullptr,
        {ctx, constI32(b, loc, flags), slot});
   op->erase();

@@ -166,12 +166,23 @@ uint64_t fly_emu_ballot(FlyEmuContext *ctx, uint32_t predicate);
  * `old`. A dpp_ctrl that is no control traps. */
 uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
                             uint32_t control);
+/* The fields of fly_emu_update_dpp's `control`. */
+#define FLY_EMU_DPP_CTRL(x) ((uint32_t)(x) & 0x1FFu)                 /* [8:0]   */
+#define FLY_EMU_DPP_ROW_MASK_SHIFT 9                                /* [12:9]  */
+#define FLY_EMU_DPP_BANK_MASK_SHIFT 13                              /* [16:13] */
+#define FLY_EMU_DPP_ROW_MASK(x) (((uint32_t)(x) & 0xFu) << FLY_EMU_DPP_ROW_MASK_SHIFT)
+#define FLY_EMU_DPP_BANK_MASK(x) (((uint32_t)(x) & 0xFu) << FLY_EMU_DPP_BANK_MASK_SHIFT)
+#define FLY_EMU_DPP_BOUND_CTRL 0x20000u                             /* [17]    */
 /* llvm.amdgcn.permlanex16 (gfx10+): lane i reads `src` of lane sel of the
  * other 16-lane row of its 32 lanes, sel = nibble (i mod 16) of
  * sel_hi:sel_lo; `flags` = fi [0] | bound_ctrl [1]. An inactive source gives
  * 0 with bound_ctrl, else `old`. */
 uint32_t fly_emu_permlanex16(FlyEmuContext *ctx, uint32_t old, uint32_t src,
                              uint32_t sel_lo, uint32_t sel_hi, uint32_t flags);
+/* The `flags` bits of the permlane functions. */
+#define FLY_EMU_PERMLANE_FI 0x1u         /* fetch inactive                 */
+#define FLY_EMU_PERMLANE_BOUND_CTRL 0x2u /* an invalid source gives 0      */
+#define FLY_EMU_PERMLANE_SWAP_32 0x4u    /* permlane_swap: 32-lane blocks  */
 /* llvm.amdgcn.permlane16.swap / permlane32.swap (gfx950): the odd 16-lane
  * (32-lane with flags bit 2) blocks of `old` (the destination) and the even
  * blocks of `src` trade places; returns new old | new src << 32. `flags` =
@@ -359,8 +370,9 @@ typedef enum FlyEmuMatrixOp {
   FLY_EMU_WMMA1250_F16_16X16X128_BF8_FP8 = 90,
   FLY_EMU_WMMA1250_F16_16X16X128_BF8_BF8 = 91,
   /* gfx950's scaled MFMA, through fly_emu_matrix_scale: A's and B's
-   * formats are cbsz and blgp (0 fp8 E4M3FN, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6
-   * E3M2, 4 fp4 E2M1; 32 values a lane packed at their width), each value
+   * formats are cbsz and blgp (FlyEmuMatrixFormat: 0 fp8 E4M3FN, 1 bf8 E5M2,
+   * 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1; 32 values a lane packed at their
+   * width), each value
    * times 2^(e - 127) of the E8M0 byte e of its lane's scale that opsel
    * picks (0xFF: NaN). */
   FLY_EMU_MFMA_SCALE_F32_16X16X128_F8F6F4 = 100,
@@ -394,6 +406,15 @@ typedef enum FlyEmuMatrixOp {
 #define FLY_EMU_MATRIX_OCP_FP8 0x100000u /* MFMA fp8/bf8 are OCP (gfx950) */
 #define FLY_EMU_MATRIX_OPSEL_A(x) (((uint32_t)(x) & 3u) << 12) /* scaled MMA */
 #define FLY_EMU_MATRIX_OPSEL_B(x) (((uint32_t)(x) & 3u) << 14) /* scaled MMA */
+
+/* The formats of a scaled MMA's A and B: its cbsz and blgp fields. */
+typedef enum FlyEmuMatrixFormat {
+  FLY_EMU_FORMAT_FP8 = 0, /* E4M3FN */
+  FLY_EMU_FORMAT_BF8 = 1, /* E5M2   */
+  FLY_EMU_FORMAT_FP6 = 2, /* E2M3   */
+  FLY_EMU_FORMAT_BF6 = 3, /* E3M2   */
+  FLY_EMU_FORMAT_FP4 = 4  /* E2M1   */
+} FlyEmuMatrixFormat;
 
 /* One matrix instruction `op` (a FlyEmuMatrixOp) for this lane. */
 void fly_emu_matrix(FlyEmuContext *ctx, uint32_t op, uint32_t control,
@@ -429,6 +450,7 @@ void fly_emu_matrix_scale(FlyEmuContext *ctx, uint32_t op, uint32_t control,
  * wait for. Every active lane of the wave calls it (a wave collective). */
 #define FLY_EMU_TENSOR_STORE 1u /* LDS -> global; else global -> LDS */
 #define FLY_EMU_TENSOR_D2 2u    /* the two-group (.d2) form           */
+#define FLY_EMU_TENSOR_GROUP_DWORDS 20u /* groups 0-3: 4 + 8 + 4 + 4   */
 void fly_emu_tensor(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups);
 
 /* A fault detected by the kernel: stops the launch, which returns an error
@@ -473,6 +495,7 @@ typedef enum FlyEmuConvertOp {
   FLY_EMU_CVT_SCALEF32_PK_FP4_F32 = 9   /* old a, f32 b, c, scale d -> byte sel */
 } FlyEmuConvertOp;
 
+#define FLY_EMU_CVT_SEL(x) ((uint32_t)(x) & 0xFFu) /* the op's selector */
 #define FLY_EMU_CVT_OCP 0x100u
 
 uint64_t fly_emu_convert(uint32_t op, uint32_t control, uint64_t a,
