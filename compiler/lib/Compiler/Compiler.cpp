@@ -653,9 +653,21 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
   return std::get<std::vector<Type>>(found->second);
 }
 
+/// The chip's target machine, built while the module is parsed and the
+/// MLIR stages run (none for the emulator, or a chip the pipeline rejects).
+static std::unique_ptr<TargetMachineWarmUp>
+warmUpTarget(const CompileOptions &options) {
+  const ::fly::arch::ChipInfo *chip =
+      ::fly::arch::lookupChip(options.pipeline.chip);
+  if (!chip || options.emulator)
+    return nullptr;
+  return std::make_unique<TargetMachineWarmUp>(chip->name, chip->features);
+}
+
 llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,
                                            const CompileOptions &options) {
   std::lock_guard<std::mutex> lock(impl->mutex);
+  std::unique_ptr<TargetMachineWarmUp> warmUp = warmUpTarget(options);
   MLIRContext &context = impl->context;
   DiagnosticCollector diagnostics(context);
 
@@ -677,6 +689,7 @@ llvm::Expected<Artifact> Compiler::compile(ModuleOp module,
   if (!module)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no module to compile");
+  std::unique_ptr<TargetMachineWarmUp> warmUp = warmUpTarget(options);
   DiagnosticCollector diagnostics(*module.getContext());
   if (failed(verify(module)))
     return diagnostics.takeError("the module does not verify");

@@ -20,16 +20,161 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
+#include "mlir/ExecutionEngine/OptUtils.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 
 namespace {
+
+std::string targetMachineKey(llvm::StringRef triple, llvm::StringRef chip,
+                             llvm::StringRef features) {
+  return (triple + " " + chip + " " + features).str();
+}
+
+/// AMDGPU target machines kept for the life of the process, by triple, chip
+/// and features. A target machine's first compile builds tables the next
+/// one for the same chip reuses: the subtarget with its lowering info, and
+/// the register alias lists LLVM computes on demand (about a fifth of a
+/// small kernel's compile on a fresh target machine). A compile leases one
+/// for its whole duration, so concurrent compiles never share one.
+class TargetMachinePool {
+public:
+  static TargetMachinePool &get() {
+    // Never destroyed: target machines must not outlive LLVM's statics.
+    static auto *pool = new TargetMachinePool;
+    return *pool;
+  }
+
+  /// An idle target machine for `key`, waiting for one being warmed up
+  /// (warmUp) rather than building a second; else a new one.
+  FailureOr<std::unique_ptr<llvm::TargetMachine>>
+  acquire(llvm::StringRef key, llvm::StringRef triple, llvm::StringRef chip,
+          llvm::StringRef features) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      auto ready = [&] {
+        auto it = idle.find(key);
+        return (it != idle.end() && !it->second.empty()) ||
+               warming.lookup(key) == 0;
+      };
+      changed.wait(lock, ready);
+      auto it = idle.find(key);
+      if (it != idle.end() && !it->second.empty())
+        return it->second.pop_back_val();
+    }
+    return create(triple, chip, features);
+  }
+
+  void release(llvm::StringRef key,
+               std::unique_ptr<llvm::TargetMachine> machine) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto &machines = idle[key];
+      // As many as compiles ran at once, within reason.
+      if (machines.size() < 8)
+        machines.push_back(std::move(machine));
+    }
+    changed.notify_all();
+  }
+
+  /// Builds, on a thread of its own, what the first compile for the chip
+  /// would build on the compile's critical path: the target machine, its
+  /// default subtarget and the alias lists of the registers a kernel's
+  /// resource count asks about (the 32-bit SGPRs, VGPRs and AGPRs it scans
+  /// from the top). Nothing when the pool has one for `key` or one is under way.
+  /// The returned thread (if any) must be joined.
+  std::thread warmUp(std::string key, std::string triple, std::string chip,
+                     std::string features) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = idle.find(key);
+      if ((it != idle.end() && !it->second.empty()) || warming.lookup(key))
+        return {};
+      ++warming[key];
+    }
+    return std::thread([this, key = std::move(key), triple = std::move(triple),
+                        chip = std::move(chip),
+                        features = std::move(features)] {
+      ROCDL::SerializeGPUModuleBase::init();
+      FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+          create(triple, chip, features);
+      if (succeeded(machine))
+        warmRegisterAliases(**machine);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        --warming[key];
+        if (succeeded(machine))
+          idle[key].push_back(std::move(*machine));
+      }
+      changed.notify_all();
+    });
+  }
+
+private:
+  static void warmRegisterAliases(llvm::TargetMachine &machine) {
+    llvm::LLVMContext context;
+    llvm::Module module("warm-up", context);
+    llvm::Function *function = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+        llvm::GlobalValue::ExternalLinkage, "warm_up", module);
+    const llvm::TargetRegisterInfo *registers =
+        machine.getSubtargetImpl(*function)->getRegisterInfo();
+    llvm::BitVector seen(registers->getNumRegs());
+    for (const llvm::TargetRegisterClass *regClass : registers->regclasses()) {
+      llvm::StringRef name = registers->getRegClassName(regClass);
+      if (name != "SGPR_32" && name != "VGPR_32" && name != "AGPR_32")
+        continue;
+      // A kernel addresses at most 256 of each (the class may list more
+      // than the chip has).
+      for (llvm::MCPhysReg reg : regClass->getRegisters().take_front(256)) {
+        if (seen.test(reg))
+          continue;
+        seen.set(reg);
+        // The iterator fills the register's entry of the alias cache.
+        for (llvm::MCRegAliasIterator alias(reg, registers, true);
+             alias.isValid(); ++alias)
+          ;
+      }
+    }
+  }
+
+  static FailureOr<std::unique_ptr<llvm::TargetMachine>>
+  create(llvm::StringRef triple, llvm::StringRef chip,
+         llvm::StringRef features) {
+    std::string error;
+    llvm::Triple parsed(triple);
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(parsed, error);
+    if (!target)
+      return failure();
+    std::unique_ptr<llvm::TargetMachine> machine(
+        target->createTargetMachine(parsed, chip, features, {}, {}));
+    if (!machine)
+      return failure();
+    return machine;
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  llvm::StringMap<SmallVector<std::unique_ptr<llvm::TargetMachine>, 1>> idle;
+  llvm::StringMap<unsigned> warming;
+};
 
 /// Reports LLVM's diagnostics (resource limits, unsupported operations) as
 /// MLIR diagnostics on the gpu.module instead of LLVM's default of printing
@@ -74,7 +219,40 @@ public:
                       const gpu::TargetOptions &options)
       : SerializeGPUModuleBase(module, target, options), options(options) {}
 
+  ~InProcessSerializer() override {
+    if (machine)
+      TargetMachinePool::get().release(machineKey, std::move(machine));
+  }
+
 protected:
+  // The three uses of a target machine in ModuleToObject::run, on a leased
+  // one instead of a new one per compile.
+  void setDataLayoutAndTriple(llvm::Module &llvmModule) override {
+    FailureOr<llvm::TargetMachine *> tm = leasedMachine();
+    if (failed(tm))
+      return;
+    llvmModule.setDataLayout((*tm)->createDataLayout());
+    llvmModule.setTargetTriple((*tm)->getTargetTriple());
+  }
+
+  LogicalResult optimizeModule(llvm::Module &llvmModule,
+                               int level) override {
+    if (level < 0 || level > 3)
+      return getOperation().emitError()
+             << "optimization level " << level << " is not 0 to 3";
+    FailureOr<llvm::TargetMachine *> tm = leasedMachine();
+    if (failed(tm))
+      return noMachine();
+    (*tm)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
+    llvm::Error error = makeOptimizingTransformer(level, /*sizeLevel=*/0,
+                                                  *tm)(&llvmModule);
+    if (error)
+      return getOperation().emitError()
+             << "LLVM's optimization failed: "
+             << llvm::toString(std::move(error));
+    return success();
+  }
+
   void handleModulePreLink(llvm::Module &llvmModule) override {
     llvmModule.getContext().setDiagnosticHandler(
         std::make_unique<ForwardToMLIR>(getOperation(), sawLLVMError));
@@ -89,10 +267,9 @@ protected:
     if (sawLLVMError)
       return failure();
 
-    FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+    FailureOr<llvm::TargetMachine *> machine = leasedMachine();
     if (failed(machine))
-      return getOperation().emitError()
-             << "LLVM has no target machine for " << triple << " " << chip;
+      return noMachine();
     auto emitError = [&] { return getOperation().emitError(); };
 
     SmallVector<char, 0> object;
@@ -128,8 +305,27 @@ protected:
   }
 
 private:
+  FailureOr<llvm::TargetMachine *> leasedMachine() {
+    if (!machine) {
+      machineKey = targetMachineKey(triple, chip, features);
+      FailureOr<std::unique_ptr<llvm::TargetMachine>> leased =
+          TargetMachinePool::get().acquire(machineKey, triple, chip, features);
+      if (failed(leased))
+        return failure();
+      machine = std::move(*leased);
+    }
+    return machine.get();
+  }
+
+  InFlightDiagnostic noMachine() {
+    return getOperation().emitError()
+           << "LLVM has no target machine for " << triple << " " << chip;
+  }
+
   gpu::TargetOptions options;
   bool sawLLVMError = false;
+  std::string machineKey;
+  std::unique_ptr<llvm::TargetMachine> machine;
 };
 
 /// `gpu::TargetAttrInterface` of `#rocdl.target` with the serializer above.
@@ -170,6 +366,20 @@ struct FlyROCDLTargetModel
 };
 
 } // namespace
+
+mlir::fly::TargetMachineWarmUp::TargetMachineWarmUp(llvm::StringRef chip,
+                                                    llvm::StringRef features) {
+  // #rocdl.target's default triple, which the pipeline keeps.
+  constexpr llvm::StringLiteral triple = "amdgcn-amd-amdhsa";
+  thread = TargetMachinePool::get().warmUp(
+      targetMachineKey(triple, chip, features), triple.str(), chip.str(),
+      features.str());
+}
+
+mlir::fly::TargetMachineWarmUp::~TargetMachineWarmUp() {
+  if (thread.joinable())
+    thread.join();
+}
 
 LogicalResult mlir::fly::checkTranslatableTypes(Operation *root) {
   auto translatable = [](Type type) { return LLVM::isCompatibleType(type); };

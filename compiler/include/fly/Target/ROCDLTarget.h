@@ -19,6 +19,8 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <thread>
+
 namespace mlir {
 class DialectRegistry;
 class Operation;
@@ -31,6 +33,25 @@ namespace mlir::fly {
 /// attribute, so call this BEFORE `mlir::registerAllExtensions(registry)`
 /// (which attaches upstream's); a registry with only this one is fine too.
 void registerFlyROCDLTarget(DialectRegistry &registry);
+
+/// The serializer compiles on target machines it keeps for the process, one
+/// per chip and features (several when compiles run at once). The first
+/// compile for a chip builds its target machine and the tables LLVM fills
+/// on first use; constructing a TargetMachineWarmUp starts that work on a
+/// thread of its own, so that it overlaps with what comes before code
+/// generation (parsing, the MLIR stages) instead of following it. The
+/// serializer waits for it rather than building a second one; destruction
+/// joins the thread. Nothing starts when the pool already has one.
+class TargetMachineWarmUp {
+public:
+  TargetMachineWarmUp(llvm::StringRef chip, llvm::StringRef features);
+  ~TargetMachineWarmUp();
+  TargetMachineWarmUp(const TargetMachineWarmUp &) = delete;
+  TargetMachineWarmUp &operator=(const TargetMachineWarmUp &) = delete;
+
+private:
+  std::thread thread;
+};
 
 /// Whether every type in `root` (operand, result and block argument types,
 /// type attributes such as an alloca's or a GEP's element type) has an
