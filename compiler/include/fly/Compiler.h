@@ -70,7 +70,8 @@ struct CompileOptions {
   /// Print the module to stderr after every pass.
   bool printAfterAll = false;
   /// Compile the kernels for the CPU emulator instead of the chip: stage A
-  /// for the chip, then convert-rocdl-to-emu, and each gpu.module becomes
+  /// for the chip, then the pipeline's emulator stage (convert-rocdl-to-emu
+  /// and the vector and arith conversions), and each gpu.module becomes
   /// a gpu.binary holding its host LLVM bitcode (the emulator's "code
   /// object", with the globals `__fly_emu_wave_size` and
   /// `__fly_emu_static_lds_bytes`); stage C is not run, and the kernels have
