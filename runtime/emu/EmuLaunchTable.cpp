@@ -4,7 +4,7 @@
 // (fly/runtime/Launch.h): a "code object" is the host LLVM bitcode that
 // fly::Compiler makes in emulator mode (the kernels after
 // convert-rocdl-to-emu, with the chip's figures as the globals
-// __fly_emu_wave_size, __fly_emu_static_lds_bytes and __fly_emu_lds_limit);
+// that Emu.h names, FLY_EMU_*_GLOBAL);
 // module_load compiles it for this host (once: the object is kept in the
 // disk cache, fly/Cache/HostObject.h) and links it with LLVM ORC,
 // the emulator's device functions defined by address; get_function looks a
@@ -134,9 +134,9 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
               global->getInitializer()))
         out = uint32_t(value->getZExtValue());
   };
-  read("__fly_emu_wave_size", loaded->waveSize);
-  read("__fly_emu_static_lds_bytes", loaded->staticLDS);
-  read("__fly_emu_lds_limit", loaded->ldsLimit);
+  read(FLY_EMU_WAVE_SIZE_GLOBAL, loaded->waveSize);
+  read(FLY_EMU_STATIC_LDS_GLOBAL, loaded->staticLDS);
+  read(FLY_EMU_LDS_LIMIT_GLOBAL, loaded->ldsLimit);
   auto jit = makeJit();
   if (!jit)
     return failWith(llvm::toString(jit.takeError()));

@@ -73,9 +73,9 @@ struct CompileOptions {
   /// for the chip, then the pipeline's emulator stage (convert-rocdl-to-emu
   /// and the vector and arith conversions), and each gpu.module becomes
   /// a gpu.binary holding its host LLVM bitcode (the emulator's "code
-  /// object", with the globals `__fly_emu_wave_size` and
-  /// `__fly_emu_static_lds_bytes`); stage C is not run, and the kernels have
-  /// no resources.
+  /// object", with the launch facts as the globals Emu.h names,
+  /// FLY_EMU_*_GLOBAL); stage C is not run, and the kernels have no
+  /// resources.
   bool emulator = false;
   /// Fill CodeObjectBlob::isa: each code object's machine code as text
   /// (fly::target::disassembleCodeObject). Not for the emulator.

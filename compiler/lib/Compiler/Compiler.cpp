@@ -7,6 +7,7 @@
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Target/Compile.h"
 #include "fly/Target/ROCDLTarget.h"
+#include "fly/runtime/Emu.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "fly/Arch/Chip.h"
@@ -215,9 +216,10 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
       staticLDS = attr.getValue().getZExtValue();
     auto *i32 = llvm::Type::getInt32Ty(llvmContext);
     for (auto [name, value] :
-         {std::pair<const char *, uint64_t>{"__fly_emu_wave_size", chip->waveSize},
-          {"__fly_emu_static_lds_bytes", staticLDS},
-          {"__fly_emu_lds_limit", chip->ldsBytesPerWorkgroup}})
+         {std::pair<const char *, uint64_t>{FLY_EMU_WAVE_SIZE_GLOBAL,
+                                            chip->waveSize},
+          {FLY_EMU_STATIC_LDS_GLOBAL, staticLDS},
+          {FLY_EMU_LDS_LIMIT_GLOBAL, chip->ldsBytesPerWorkgroup}})
       new llvm::GlobalVariable(*ir, i32, /*isConstant=*/true,
                                llvm::GlobalValue::ExternalLinkage,
                                llvm::ConstantInt::get(i32, value), name);

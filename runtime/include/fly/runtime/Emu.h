@@ -520,6 +520,14 @@ typedef struct FlyEmuLaunchConfig {
 #define FLY_EMU_MAX_WORKGROUP_SIZE 1024u
 #define FLY_EMU_DEFAULT_LDS_LIMIT 65536u
 
+/* The emulator's code object (a gpu.module compiled to host LLVM bitcode)
+ * carries the facts a launch needs as i32 constants with these names: the
+ * chip's wave size, the kernels' static LDS bytes and the chip's LDS per
+ * workgroup. */
+#define FLY_EMU_WAVE_SIZE_GLOBAL "__fly_emu_wave_size"
+#define FLY_EMU_STATIC_LDS_GLOBAL "__fly_emu_static_lds_bytes"
+#define FLY_EMU_LDS_LIMIT_GLOBAL "__fly_emu_lds_limit"
+
 /* Runs the whole grid and returns when it is done: NULL on success, else a
  * message (a bad configuration, or the first trap or fault of a kernel,
  * see "Errors") owned by the runtime and valid until the calling thread's
