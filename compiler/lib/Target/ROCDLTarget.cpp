@@ -61,31 +61,28 @@ public:
     return *pool;
   }
 
-  /// An idle target machine for `key`, waiting for one being warmed up
-  /// (warmUp) rather than building a second; else a new one.
+  /// An idle target machine for the target, waiting for one being warmed
+  /// up (warmUp) rather than building a second; else a new one.
   FailureOr<std::unique_ptr<llvm::TargetMachine>>
-  acquire(llvm::StringRef key, llvm::StringRef triple, llvm::StringRef chip,
+  acquire(llvm::StringRef triple, llvm::StringRef chip,
           llvm::StringRef features) {
+    std::string key = targetMachineKey(triple, chip, features);
     {
       std::unique_lock<std::mutex> lock(mutex);
-      auto ready = [&] {
-        auto it = idle.find(key);
-        return (it != idle.end() && !it->second.empty()) ||
-               warming.lookup(key) == 0;
-      };
-      changed.wait(lock, ready);
-      auto it = idle.find(key);
-      if (it != idle.end() && !it->second.empty())
-        return it->second.pop_back_val();
+      changed.wait(lock,
+                   [&] { return hasIdle(key) || warming.lookup(key) == 0; });
+      if (hasIdle(key))
+        return idle[key].pop_back_val();
     }
     return create(triple, chip, features);
   }
 
-  void release(llvm::StringRef key,
+  void release(llvm::StringRef triple, llvm::StringRef chip,
+               llvm::StringRef features,
                std::unique_ptr<llvm::TargetMachine> machine) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      auto &machines = idle[key];
+      auto &machines = idle[targetMachineKey(triple, chip, features)];
       // As many as compiles ran at once, within reason.
       if (machines.size() < 8)
         machines.push_back(std::move(machine));
@@ -99,12 +96,12 @@ public:
   /// resource count asks about (the 32-bit SGPRs, VGPRs and AGPRs it scans
   /// from the top). Nothing when the pool has one for `key` or one is under way.
   /// The returned thread (if any) must be joined.
-  std::thread warmUp(std::string key, std::string triple, std::string chip,
+  std::thread warmUp(std::string triple, std::string chip,
                      std::string features) {
+    std::string key = targetMachineKey(triple, chip, features);
     {
       std::lock_guard<std::mutex> lock(mutex);
-      auto it = idle.find(key);
-      if ((it != idle.end() && !it->second.empty()) || warming.lookup(key))
+      if (hasIdle(key) || warming.lookup(key))
         return {};
       ++warming[key];
     }
@@ -127,6 +124,12 @@ public:
   }
 
 private:
+  /// Under `mutex`.
+  bool hasIdle(llvm::StringRef key) const {
+    auto it = idle.find(key);
+    return it != idle.end() && !it->second.empty();
+  }
+
   static void warmRegisterAliases(llvm::TargetMachine &machine) {
     llvm::LLVMContext context;
     llvm::Module module("warm-up", context);
@@ -221,7 +224,8 @@ public:
 
   ~InProcessSerializer() override {
     if (machine)
-      TargetMachinePool::get().release(machineKey, std::move(machine));
+      TargetMachinePool::get().release(triple, chip, features,
+                                       std::move(machine));
   }
 
 protected:
@@ -307,9 +311,8 @@ protected:
 private:
   FailureOr<llvm::TargetMachine *> leasedMachine() {
     if (!machine) {
-      machineKey = targetMachineKey(triple, chip, features);
       FailureOr<std::unique_ptr<llvm::TargetMachine>> leased =
-          TargetMachinePool::get().acquire(machineKey, triple, chip, features);
+          TargetMachinePool::get().acquire(triple, chip, features);
       if (failed(leased))
         return failure();
       machine = std::move(*leased);
@@ -324,7 +327,6 @@ private:
 
   gpu::TargetOptions options;
   bool sawLLVMError = false;
-  std::string machineKey;
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 
@@ -371,9 +373,8 @@ mlir::fly::TargetMachineWarmUp::TargetMachineWarmUp(llvm::StringRef chip,
                                                     llvm::StringRef features) {
   // #rocdl.target's default triple, which the pipeline keeps.
   constexpr llvm::StringLiteral triple = "amdgcn-amd-amdhsa";
-  thread = TargetMachinePool::get().warmUp(
-      targetMachineKey(triple, chip, features), triple.str(), chip.str(),
-      features.str());
+  thread =
+      TargetMachinePool::get().warmUp(triple.str(), chip.str(), features.str());
 }
 
 mlir::fly::TargetMachineWarmUp::~TargetMachineWarmUp() {

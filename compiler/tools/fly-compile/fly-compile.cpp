@@ -54,7 +54,8 @@ cl::opt<std::string> chipName(
 
 const char *kStageValues = "pre_binary, binary_prep, binary or emulator";
 cl::opt<std::string> onlyStage(
-    "stage", cl::desc("Run this stage only (pre_binary, binary_prep, binary)"),
+    "stage",
+    cl::desc("Run this stage only (pre_binary, binary_prep, binary or emulator)"),
     cl::value_desc("stage"), cl::cat(category));
 cl::opt<std::string>
     fromStage("from",
