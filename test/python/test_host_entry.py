@@ -123,6 +123,22 @@ def param_sizes(host, kernel):
     return [size[entry] for entry in kernel["abi"]]
 
 
+# The C type of each slot type (the host's C ABI: little-endian, natural sizes).
+SLOT_FORMATS = {"ptr": "Q", "i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q",
+                "f16": "e", "f32": "f", "f64": "d"}
+
+
+def pack(host, *values) -> bytes:
+    """The argument block of `values` (one per slot), written slot by slot
+    where the description puts them, with Python's struct (not the packer
+    under test)."""
+    block = bytearray(host["block_size"])
+    assert len(values) == len(host["slots"])
+    for (offset, kind, _, _), value in zip(host["slots"], values):
+        struct.pack_into("<" + SLOT_FORMATS[kind], block, offset, value)
+    return bytes(block)
+
+
 def tensor_words(t: np.ndarray):
     """A row-major f32 matrix as its ptr and its dynamic leaves (M, N, row stride)."""
     return [t.ctypes.data, t.shape[0], t.shape[1], t.strides[0] // t.itemsize]
@@ -139,8 +155,20 @@ def test_argument_block_abi(traced):
     assert [(a["offset"], a["size"]) for a in host["arguments"]] == [(0, 8), (8, 12), (24, 8), (32, 12),
                                                                     (48, 8), (56, 12), (72, 8)]
     assert host["block_size"] == 80
-    assert host["pack_format"] == "=Qiii4xQiii4xQiii4xQ"
-    assert struct.calcsize(host["pack_format"]) == host["block_size"]
+    # Per tensor: its pointer, then its dynamic leaves M, N and the row
+    # stride (leaves 0, 1, 2 of (?,?):(?{div=4},1); leaf 3, the unit stride,
+    # is static), then the stream's handle.
+    assert [tuple(s) for s in host["slots"]] == [
+        (0, "ptr", 0, -1), (8, "i32", 0, 0), (12, "i32", 0, 1), (16, "i32", 0, 2),
+        (24, "ptr", 1, -1), (32, "i32", 1, 0), (36, "i32", 1, 1), (40, "i32", 1, 2),
+        (48, "ptr", 2, -1), (56, "i32", 2, 0), (60, "i32", 2, 1), (64, "i32", 2, 2),
+        (72, "ptr", 3, -1)]
+    tensor = host["parameters"][0]
+    assert tensor["type"] == "!fly.memref<f32, global, (?,?):(?{div=4},1), align<16>>"
+    assert (tensor["element"], tensor["alignment"], tensor["rank"]) == ("f32", 16, 2)
+    assert tensor["leaves"] == [["shape", 0, None, 1, False], ["shape", 1, None, 1, False],
+                                ["stride", 0, None, 4, False], ["stride", 1, 1, 1, False]]
+    assert host["parameters"][3]["type"] == "!llvm.ptr"
     assert kernel["abi"] == ["ptr:0", "leaves:0", "ptr:1", "leaves:1", "ptr:2", "leaves:2"]
     assert _fly.HostEntry(bitcode, "vector_add").block_size == 80
 
@@ -152,7 +180,7 @@ def test_grid_is_computed_from_the_shape(traced, installed, m, n):
     entry = _fly.HostEntry(bitcode, "vector_add")
     a, b, c = (np.zeros((m, n), np.float32) for _ in range(3))
     words = tensor_words(a) + tensor_words(b) + tensor_words(c)
-    entry.call(struct.pack(host["pack_format"], *words, DEFAULT_STREAM))
+    entry.call(pack(host, *words, DEFAULT_STREAM))
 
     assert installed.counts()["launches"] == 1
     launch = installed.launch(0)
@@ -174,7 +202,7 @@ def test_strided_rows_reach_the_kernel(traced, installed):
     big = np.zeros((40, 128), np.float32)
     view = big[:, :68]  # row stride 128, N 68
     words = tensor_words(view) * 3
-    entry.call(struct.pack(host["pack_format"], *words, DEFAULT_STREAM))
+    entry.call(pack(host, *words, DEFAULT_STREAM))
     launch = installed.launch(0)
     assert launch["grid"] == (3, 2, 1)
     assert struct.unpack("=" + "Qiii" * 3, launch["params"])[:4] == (view.ctypes.data, 40, 68, 128)
@@ -205,7 +233,7 @@ def test_code_object_is_loaded_once(traced, installed):
     entry = _fly.HostEntry(bitcode, "vector_add")
     assert installed.counts()["loads"] == 0  # nothing before the first launch
     a = np.zeros((64, 64), np.float32)
-    block = struct.pack(host["pack_format"], *(tensor_words(a) * 3), DEFAULT_STREAM)
+    block = pack(host, *(tensor_words(a) * 3), DEFAULT_STREAM)
     for _ in range(5):
         entry.call(block)
     counts = installed.counts()
@@ -214,7 +242,7 @@ def test_code_object_is_loaded_once(traced, installed):
     # host function makes none of its own.
     assert (counts["streams"], counts["syncs"], counts["live_streams"]) == (0, 0, 0)
     assert [installed.launch(i)["stream"] for i in range(5)] == [None] * 5
-    entry.call(struct.pack(host["pack_format"], *(tensor_words(a) * 3), 0x5EED0))
+    entry.call(pack(host, *(tensor_words(a) * 3), 0x5EED0))
     assert installed.launch(5)["stream"] == 0x5EED0
     size, head = installed.module(0)
     assert head == b"\x7fELF" and size > 1000
@@ -254,10 +282,8 @@ def test_buffers_other_than_bytes(traced, installed):
     bitcode, host, kernel = traced
     installed.reset(param_sizes(host, kernel))
     entry = _fly.HostEntry(bitcode, "vector_add")
-    packer = struct.Struct(host["pack_format"])
-    block = bytearray(packer.size)
     a = np.zeros((20, 8), np.float32)
-    packer.pack_into(block, 0, *(tensor_words(a) * 3), DEFAULT_STREAM)
+    block = bytearray(pack(host, *(tensor_words(a) * 3), DEFAULT_STREAM))
     entry.call(block)
     entry.call(memoryview(block))
     assert [installed.launch(i)["grid"] for i in range(2)] == [(2, 1, 1)] * 2
@@ -269,11 +295,14 @@ def test_scalar_arguments_of_the_fly_ir_example(tmp_path, installed):
     (host,) = abi["host_functions"]
     assert host["name"] == "launch"
     assert [a["abi"] for a in host["arguments"]][-2:] == ["value:3", "value:4"]
-    assert host["pack_format"] == "=Qiii4xQiii4xQiii4xqq"
+    # The two `index` values are i64 slots at 8-aligned offsets after the
+    # last tensor's leaves (which end at 68).
+    assert [tuple(s) for s in host["slots"][-2:]] == [(72, "i64", 3, -1), (80, "i64", 4, -1)]
+    assert host["block_size"] == 88
     installed.reset(param_sizes(host, abi["kernels"][0]))
     entry = _fly.HostEntry(bitcode, "launch")
     a = np.zeros((8, 8), np.float32)
-    entry.call(struct.pack(host["pack_format"], *(tensor_words(a) * 3), 123456, 7))
+    entry.call(pack(host, *(tensor_words(a) * 3), 123456, 7))
     launch = installed.launch(0)
     assert launch["grid"] == (123456, 7, 1) and launch["block"] == (256, 1, 1)
 
@@ -356,7 +385,7 @@ def test_packed_leaves_match_the_descriptors(monkeypatch, shape):
         for a, d in zip(arrays, descriptors):
             words += [d.address] + d.dynamic_leaves()
         (info,) = compiled.host_functions
-        assert fast == struct.pack(info["pack_format"], *words)
+        assert fast == pack(info, *words)
     finally:
         monkeypatch.undo()
         flyc.Environment.reload()

@@ -35,6 +35,7 @@
 #ifndef FLY_COMPILER_H
 #define FLY_COMPILER_H
 
+#include "fly/HostAbi.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/CodeObject.h"
 
@@ -113,7 +114,7 @@ struct CodeObjectBlob {
 };
 
 /// One argument of a host function in its packed argument block (the ABI of
-/// fly/HostEntry.h).
+/// fly/HostEntry.h), as fly-rewrite-func-signature left it.
 struct HostArgument {
   /// "ptr:I", "leaves:I" or "value:I" (`fly.abi`).
   std::string abi;
@@ -121,11 +122,6 @@ struct HostArgument {
   std::string type;
   uint64_t offset = 0;
   uint64_t size = 0;
-  /// Its `size` bytes in Python `struct` notation with standard sizes
-  /// (`=`): `Q` a pointer, `iii` three i32 leaves, `i4xq` an i32 and an
-  /// i64 leaf, `q` an i64 or index, `?` an i1, `f`/`d`/`e` floats, `H` a
-  /// bf16's bits.
-  std::string format;
 };
 
 /// A host function (the traced `@flyc.jit` body, after
@@ -136,12 +132,13 @@ struct HostFunctionInfo {
   /// The size of the argument block (the padding after the last argument
   /// included).
   uint64_t blockSize = 0;
-  /// The whole block in Python `struct` notation: `=` then every argument's
-  /// format, with `x` padding between them; struct.pack(packFormat, ...)
-  /// of the arguments' leaves in order is the block.
-  std::string packFormat;
   /// The function's signature before the rewrite (`fly.original_type`).
   std::string originalType;
+  /// Its parameters as traced, one per input of originalType.
+  std::vector<AbiParameter> parameters;
+  /// Every value of the argument block, in offset order; the bytes no slot
+  /// covers are padding.
+  std::vector<AbiSlot> slots;
 };
 
 /// The result of compiling a module.

@@ -266,54 +266,84 @@ std::vector<KernelInfo> collectKernels(ModuleOp module) {
   return kernels;
 }
 
-/// `type`'s bytes in Python `struct` notation with standard sizes (see
-/// HostArgument::format).
-std::string structFormat(llvm::Type *type, const llvm::DataLayout &layout) {
-  auto padding = [](uint64_t bytes) {
-    return bytes ? std::to_string(bytes) + "x" : std::string();
-  };
-  if (auto *record = llvm::dyn_cast<llvm::StructType>(type)) {
-    const llvm::StructLayout *fields = layout.getStructLayout(record);
-    std::string format;
-    uint64_t end = 0;
-    for (unsigned i = 0, e = record->getNumElements(); i < e; ++i) {
-      uint64_t offset = fields->getElementOffset(i);
-      llvm::Type *field = record->getElementType(i);
-      format += padding(offset - end) + structFormat(field, layout);
-      end = offset + layout.getTypeAllocSize(field);
-    }
-    return format + padding(fields->getSizeInBytes() - end);
-  }
-  uint64_t size = layout.getTypeAllocSize(type);
+/// The block type of an LLVM scalar type (a pointer, an integer of 1, 8,
+/// 16, 32 or 64 bits, a half, bfloat, float or double).
+std::optional<AbiScalar> abiScalarOf(llvm::Type *type) {
   if (type->isPointerTy())
-    return size == 8 ? "Q" : "I";
-  if (type->isIntegerTy(1))
-    return "?";
-  if (type->isIntegerTy(8))
-    return "b";
-  if (type->isIntegerTy(16))
-    return "h";
-  if (type->isIntegerTy(32))
-    return "i";
-  if (type->isIntegerTy(64))
-    return "q";
+    return AbiScalar::Ptr;
+  if (type->isIntegerTy())
+    switch (type->getIntegerBitWidth()) {
+    case 1: return AbiScalar::I1;
+    case 8: return AbiScalar::I8;
+    case 16: return AbiScalar::I16;
+    case 32: return AbiScalar::I32;
+    case 64: return AbiScalar::I64;
+    default: return std::nullopt;
+    }
   if (type->isHalfTy())
-    return "e";
+    return AbiScalar::F16;
   if (type->isBFloatTy())
-    return "H";
+    return AbiScalar::BF16;
   if (type->isFloatTy())
-    return "f";
+    return AbiScalar::F32;
   if (type->isDoubleTy())
-    return "d";
-  return std::to_string(size) + "s";
+    return AbiScalar::F64;
+  return std::nullopt;
+}
+
+/// The slots of host argument `argument` (of LLVM type `type`, at `offset`
+/// in the block) as `fly.abi` entry `abi` says: a parameter's data pointer
+/// or value, or its dynamic leaves (the struct's fields, each matched with
+/// the parameter's next dynamic leaf).
+llvm::Error addSlots(llvm::StringRef abi, llvm::Type *type, uint64_t offset,
+                     const llvm::DataLayout &layout,
+                     llvm::ArrayRef<AbiParameter> parameters,
+                     std::vector<AbiSlot> &slots) {
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "host argument '" + abi + "': " + why);
+  };
+  auto [kind, index] = abi.split(':');
+  unsigned parameter = 0;
+  if (index.getAsInteger(10, parameter) || parameter >= parameters.size())
+    return fail("names no parameter of the traced signature");
+  const AbiParameter &p = parameters[parameter];
+  if (kind == "ptr" || kind == "value") {
+    std::optional<AbiScalar> scalar = abiScalarOf(type);
+    if (!scalar)
+      return fail("its type is not a scalar");
+    slots.push_back({offset, *scalar, parameter, -1});
+    return llvm::Error::success();
+  }
+  if (kind != "leaves" || p.kind != AbiParameter::Kind::Tensor)
+    return fail("is not the leaves of a tensor");
+  auto *record = llvm::dyn_cast<llvm::StructType>(type);
+  std::vector<int> dynamic;
+  for (auto [i, leaf] : llvm::enumerate(p.leaves))
+    if (!leaf.value)
+      dynamic.push_back(int(i));
+  if (!record || record->getNumElements() != dynamic.size())
+    return fail("is not a struct of the tensor's " +
+                llvm::Twine(dynamic.size()) + " dynamic leaves");
+  const llvm::StructLayout *fields = layout.getStructLayout(record);
+  for (unsigned i = 0, e = record->getNumElements(); i < e; ++i) {
+    std::optional<AbiScalar> scalar = abiScalarOf(record->getElementType(i));
+    bool wide = p.leaves[dynamic[i]].wide;
+    if (scalar != (wide ? AbiScalar::I64 : AbiScalar::I32))
+      return fail("field " + llvm::Twine(i) + " is not the " +
+                  (wide ? "i64" : "i32") + " of its leaf");
+    slots.push_back({offset + fields->getElementOffset(i), *scalar, parameter,
+                     dynamic[i]});
+  }
+  return llvm::Error::success();
 }
 
 /// Adds `void __fly_entry_F(const void *block)` for host function `host`:
 /// it loads the arguments from the block (an LLVM struct of them) and calls
 /// `host`; and the block's size as `i64 __fly_block_size_F`. Fills `info`'s
 /// layout of the block.
-void addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
-                  HostFunctionInfo &info) {
+llvm::Error addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
+                         HostFunctionInfo &info) {
   llvm::Module &module = *host.getParent();
   llvm::LLVMContext &context = module.getContext();
   const llvm::DataLayout &layout = module.getDataLayout();
@@ -328,8 +358,6 @@ void addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *block = entry->getArg(0);
   llvm::SmallVector<llvm::Value *> arguments;
-  info.packFormat = "=";
-  uint64_t end = 0;
   for (unsigned i = 0, e = hostType->getNumParams(); i < e; ++i) {
     llvm::Type *type = hostType->getParamType(i);
     llvm::Value *address = builder.CreateStructGEP(blockType, block, i);
@@ -341,16 +369,12 @@ void addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
     llvm::raw_string_ostream(argument.type) << *type;
     argument.offset = fields->getElementOffset(i);
     argument.size = layout.getTypeAllocSize(type);
-    argument.format = structFormat(type, layout);
-    if (argument.offset > end)
-      info.packFormat += std::to_string(argument.offset - end) + "x";
-    info.packFormat += argument.format;
-    end = argument.offset + argument.size;
+    if (llvm::Error err = addSlots(argument.abi, type, argument.offset, layout,
+                                   info.parameters, info.slots))
+      return err;
     info.arguments.push_back(std::move(argument));
   }
   info.blockSize = fields->getSizeInBytes();
-  if (info.blockSize > end)
-    info.packFormat += std::to_string(info.blockSize - end) + "x";
   builder.CreateCall(&host, arguments);
   builder.CreateRetVoid();
   auto *i64 = llvm::Type::getInt64Ty(context);
@@ -358,6 +382,7 @@ void addHostEntry(llvm::Function &host, llvm::ArrayRef<std::string> abi,
                            llvm::GlobalValue::ExternalLinkage,
                            llvm::ConstantInt::get(i64, info.blockSize),
                            hostBlockSizeSymbol(info.name));
+  return llvm::Error::success();
 }
 
 /// The host part of `module` after stage C (the host functions with
@@ -379,6 +404,9 @@ llvm::Error translateHost(ModuleOp module, Artifact &artifact,
     if (auto type = func->getAttrOfType<TypeAttr>("fly.original_type")) {
       llvm::raw_string_ostream os(info.originalType);
       type.getValue().print(os);
+      if (auto original = dyn_cast<FunctionType>(type.getValue()))
+        for (Type input : original.getInputs())
+          info.parameters.push_back(describeHostParameter(input));
     }
     // Fly's attributes mean nothing to LLVM IR.
     func->removeAttr("fly.abi");
@@ -398,7 +426,8 @@ llvm::Error translateHost(ModuleOp module, Artifact &artifact,
   if (llvm::Error err = setHostTarget(*host))
     return err;
   for (auto [info, abi] : llvm::zip(artifact.hostFunctions, abis))
-    addHostEntry(*host->getFunction(info.name), abi, info);
+    if (llvm::Error err = addHostEntry(*host->getFunction(info.name), abi, info))
+      return err;
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*host, &problemStream))

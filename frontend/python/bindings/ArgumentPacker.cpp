@@ -6,7 +6,9 @@
 // packs the argument block (fly/HostEntry.h's ABI) on the stack and calls
 // the host entry, without a Python object per value.
 //
-//   packer = _fly.ArgumentPacker(entry, params, slots, binding,
+//   block = _fly.ArgumentBlock(host_function)  # the compiler's description
+//   block.pack(values)          # one value per slot -> the block's bytes
+//   packer = _fly.ArgumentPacker(entry, block, params, binding,
 //                                TensorDescriptor, Stream,
 //                                torch.Tensor or None, host_memory, errors)
 //   packer.call(args, kwargs)   # True: called; False: not handled, nothing done
@@ -16,37 +18,36 @@
 //   dispatcher.add(args, kwargs, packer)  # this call's key -> packer
 //   dispatcher.call(args, kwargs)         # True: a packer of its key ran it
 //
+// host_function: the dict the compile gives per host function
+// (hostFunctionDict below: fly::HostFunctionInfo of fly/Compiler.h, with its
+// parameters and slots, fly/HostAbi.h). Both the packer and the front end's
+// slow path read the block's layout and each tensor's static and dynamic
+// leaves from it: nothing here or in Python re-derives them.
+//
 // The packer handles the common cases only: numpy arrays (and anything
 // else with the buffer protocol), torch tensors (dtype, shape, stride(),
 // data_ptr(); on the CPU when `host_memory`, i.e. for the emulator) and
 // flyc.from_dlpack descriptors (their element, shape, strides and address
-// attributes) for tensors, Python ints / floats / bools for scalars,
-// fx.Stream / None / int handles for streams, and Constexpr values equal to
-// the compiled ones. For anything else, or any argument that does not
-// match, `call` returns False before doing anything, and the front end
-// takes its Python path, which either handles the argument or raises the
-// error naming it: the messages live in one place.
+// attributes) for tensors, Python ints / floats / bools for integer and
+// f32/f64 scalars, fx.Stream / None / int handles for streams, and
+// Constexpr values equal to the compiled ones. For anything else, or any
+// argument that does not match, `call` returns False before doing
+// anything, and the front end takes its Python path, which either handles
+// the argument or raises the error naming it: the messages live in one
+// place.
 //
 // binding: (names, defaults, required): the parameter names in order and
 //   per parameter its default, or `required` when it has none. Arguments
 //   bind as Python binds them to positional-or-keyword parameters:
 //   positional ones first, then keywords by name, then the defaults; a call
 //   that does not bind is the Python path's to explain.
-// params: per parameter, one tuple
-//   ("tensor", element, formats, itemsize, rank, static, dynamic, align,
-//    torch_dtype)
-//       formats: the buffer-protocol format characters accepted for the
-//       element type ("f" for f32, "bB" for i8, ...); static: [(k, i, v)]
-//       (k 0: shape, 1: strides, in elements); dynamic: [(k, i, div,
-//       wide)], the leaves the block takes, in order; torch_dtype the
-//       torch.dtype of the element (None: torch tensors take the Python path)
-//   ("int",) / ("float",) / ("bool",)      a scalar
-//   ("stream",)                            an fx.Stream, None or an int handle
-//   ("constexpr", value)                   must equal value, of its type
-// slots: per value of the block, (offset, format, param, leaf):
-//   format "P": the tensor's address, or the stream's handle; "i"/"q": leaf
-//   `leaf` of the tensor (i32/i64), or for a scalar parameter (leaf -1) its
-//   value as b/h/i/q (ints), ? (bool), f/d (floats).
+// params: per Python parameter, ("host", i, torch_dtype): it is parameter i
+//   of the host function (torch_dtype: the torch.dtype a torch tensor of it
+//   must have, None: torch tensors take the Python path), or
+//   ("constexpr", value): it must equal value, of its type. A parameter
+//   the packer cannot take (a pointer, an f16/bf16 scalar, a tensor of an
+//   element without a buffer format) makes the constructor raise
+//   ValueError: the function keeps the Python path.
 //
 // The dispatcher is a @flyc.jit function's table from what the argument
 // specs of a call depend on (its key) to the packer of the compiled function
@@ -68,11 +69,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fly/Compiler.h"
 #include "fly/HostEntry.h"
 #include "fly/runtime/Launch.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstring>
 #include <limits>
@@ -118,36 +123,288 @@ const Name &tensorSpecName() { static const Name n("tensor_spec"); return n; }
 struct TensorParam {
   std::string element; // the MLIR element type, as descriptors name it
   nb::object torchDtype; // the torch.dtype of that element, or None
-  std::string formats;
+  std::string formats;   // the buffer-protocol characters of the element
   int64_t itemsize = 0;
   int rank = 0;
   struct Static {
-    int kind, index;
+    int kind, index; // kind 0: an extent, 1: a stride
     int64_t value;
   };
   struct Dynamic {
     int kind, index;
     int64_t divisibility;
     bool wide;
+    int leaf; // its index in the parameter's leaves (AbiSlot::leaf)
   };
   std::vector<Static> statics;
   std::vector<Dynamic> dynamics;
   uint64_t align = 1;
 };
 
-enum class ParamKind { Tensor, Int, Float, Bool, Constexpr, Stream };
+enum class ParamKind { Tensor, Int, Float, Constexpr, Stream };
 
 struct Param {
   ParamKind kind;
   TensorParam tensor;
   nb::object constant; // Constexpr
+  int host = -1;       // the host function parameter
 };
 
 struct Slot {
   uint32_t offset;
-  char format;
-  int param;
-  int leaf;
+  fly::AbiScalar type;
+  int param; // the Python parameter
+  int leaf;  // AbiSlot::leaf
+};
+
+/// The buffer-protocol format characters and item size of an element type
+/// (bf16 has none: only torch tensors of it); false for any other type.
+bool bufferFormat(const std::string &element, std::string &formats,
+                  int64_t &itemsize) {
+  static const std::pair<const char *, std::pair<const char *, int64_t>>
+      table[] = {{"f32", {"f", 4}},  {"f16", {"e", 2}},    {"f64", {"d", 8}},
+                 {"i8", {"bB", 1}},  {"i16", {"hH", 2}},   {"i32", {"iI", 4}},
+                 {"i64", {"lLqQ", 8}}, {"i1", {"?", 1}},   {"bf16", {"", 2}}};
+  for (const auto &[name, format] : table)
+    if (element == name) {
+      formats = format.first;
+      itemsize = format.second;
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The argument block's description, as the front end holds it
+//===----------------------------------------------------------------------===//
+
+nb::dict hostFunctionDict(const fly::HostFunctionInfo &f) {
+  static const char *const kinds[] = {"tensor", "pointer", "scalar", "handle",
+                                      "other"};
+  nb::dict d;
+  d["name"] = f.name;
+  d["original_type"] = f.originalType;
+  d["block_size"] = f.blockSize;
+  nb::list arguments;
+  for (const fly::HostArgument &arg : f.arguments) {
+    nb::dict ad;
+    ad["abi"] = arg.abi;
+    ad["type"] = arg.type;
+    ad["offset"] = arg.offset;
+    ad["size"] = arg.size;
+    arguments.append(ad);
+  }
+  d["arguments"] = arguments;
+  nb::list parameters;
+  for (const fly::AbiParameter &p : f.parameters) {
+    nb::dict pd;
+    pd["kind"] = kinds[size_t(p.kind)];
+    pd["type"] = p.type;
+    pd["element"] = p.element;
+    pd["alignment"] = p.alignment;
+    pd["rank"] = p.rank;
+    nb::list leaves;
+    for (const fly::AbiLeaf &l : p.leaves)
+      leaves.append(nb::make_tuple(
+          l.stride ? "stride" : "shape", l.dim,
+          l.value ? nb::cast(*l.value) : nb::none(), l.divisibility, l.wide));
+    pd["leaves"] = leaves;
+    pd["scalar"] = fly::abiScalarName(p.scalar).str();
+    parameters.append(pd);
+  }
+  d["parameters"] = parameters;
+  nb::list slots;
+  for (const fly::AbiSlot &slot : f.slots)
+    slots.append(nb::make_tuple(slot.offset,
+                                fly::abiScalarName(slot.type).str(),
+                                slot.parameter, slot.leaf));
+  d["slots"] = slots;
+  return d;
+}
+
+namespace {
+
+/// hostFunctionDict's inverse (the dict may have been through JSON, in the
+/// disk cache: tuples come back as lists). A ValueError for anything else.
+fly::HostFunctionInfo hostFunctionOf(nb::handle object) {
+  auto bad = [](const std::string &why) {
+    throw nb::value_error(("ArgumentBlock: " + why).c_str());
+  };
+  if (!nb::isinstance<nb::dict>(object))
+    bad("a host function dict, as the compile gives");
+  nb::dict d = nb::borrow<nb::dict>(object);
+  auto scalar = [&](nb::handle name) {
+    std::optional<fly::AbiScalar> t = fly::parseAbiScalar(nb::cast<std::string>(name));
+    if (!t)
+      bad("unknown scalar type " + nb::cast<std::string>(name));
+    return *t;
+  };
+  fly::HostFunctionInfo f;
+  try {
+    f.name = nb::cast<std::string>(d["name"]);
+    f.blockSize = nb::cast<uint64_t>(d["block_size"]);
+    for (nb::handle item : d["parameters"]) {
+      nb::dict pd = nb::borrow<nb::dict>(item);
+      fly::AbiParameter p;
+      std::string kind = nb::cast<std::string>(pd["kind"]);
+      static const char *const kinds[] = {"tensor", "pointer", "scalar",
+                                          "handle", "other"};
+      size_t k = 0;
+      while (k < 5 && kind != kinds[k])
+        ++k;
+      if (k == 5)
+        bad("unknown parameter kind " + kind);
+      p.kind = fly::AbiParameter::Kind(k);
+      p.type = nb::cast<std::string>(pd["type"]);
+      p.element = nb::cast<std::string>(pd["element"]);
+      p.alignment = nb::cast<uint64_t>(pd["alignment"]);
+      p.rank = nb::cast<unsigned>(pd["rank"]);
+      for (nb::handle leaf : pd["leaves"]) {
+        nb::sequence l = nb::borrow<nb::sequence>(leaf);
+        fly::AbiLeaf out;
+        out.stride = nb::cast<std::string>(l[0]) == "stride";
+        out.dim = nb::cast<unsigned>(l[1]);
+        if (!l[2].is_none())
+          out.value = nb::cast<int64_t>(l[2]);
+        out.divisibility = nb::cast<int64_t>(l[3]);
+        out.wide = nb::cast<bool>(l[4]);
+        p.leaves.push_back(out);
+      }
+      p.scalar = scalar(pd["scalar"]);
+      f.parameters.push_back(std::move(p));
+    }
+    for (nb::handle item : d["slots"]) {
+      nb::sequence s = nb::borrow<nb::sequence>(item);
+      fly::AbiSlot slot;
+      slot.offset = nb::cast<uint64_t>(s[0]);
+      slot.type = scalar(s[1]);
+      slot.parameter = nb::cast<unsigned>(s[2]);
+      slot.leaf = nb::cast<int>(s[3]);
+      f.slots.push_back(slot);
+    }
+  } catch (const nb::cast_error &) {
+    bad("a malformed host function dict");
+  } catch (const nb::python_error &) {
+    bad("a host function dict without its parameters and slots");
+  }
+  for (const fly::AbiSlot &slot : f.slots) {
+    if (slot.offset + fly::abiScalarBytes(slot.type) > f.blockSize ||
+        slot.parameter >= f.parameters.size())
+      bad("a slot outside the block or of no parameter");
+    const fly::AbiParameter &p = f.parameters[slot.parameter];
+    if (slot.leaf >= 0 &&
+        (size_t(slot.leaf) >= p.leaves.size() || p.leaves[slot.leaf].value))
+      bad("a slot of no dynamic leaf");
+  }
+  return f;
+}
+
+/// The bytes of one slot's value: an int (range-checked for its type), a
+/// float (for f16/bf16/f32/f64: converted, rounding to nearest even) or a
+/// bool. False when the value does not fit the slot.
+bool writeValue(unsigned char *at, fly::AbiScalar type, PyObject *value) {
+  auto put = [&](auto v) { std::memcpy(at, &v, sizeof v); };
+  using fly::AbiScalar;
+  if (type == AbiScalar::F16 || type == AbiScalar::BF16 ||
+      type == AbiScalar::F32 || type == AbiScalar::F64) {
+    if (PyBool_Check(value) || !(PyFloat_Check(value) || PyLong_Check(value)))
+      return false;
+    double v = PyFloat_AsDouble(value); // ints convert, as float(x) does
+    if (v == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (type == AbiScalar::F64) {
+      put(v);
+    } else if (type == AbiScalar::F32) {
+      put(float(v));
+    } else {
+      llvm::APFloat f(v);
+      bool lost;
+      f.convert(type == AbiScalar::F16 ? llvm::APFloat::IEEEhalf()
+                                       : llvm::APFloat::BFloat(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      put(uint16_t(f.bitcastToAPInt().getZExtValue()));
+    }
+    return true;
+  }
+  if (!PyLong_Check(value))
+    return false;
+  if (type == AbiScalar::Ptr) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    put(uint64_t(v));
+    return true;
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  auto putIfFits = [&](auto narrow) {
+    using T = decltype(narrow);
+    if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+      return false;
+    put(T(v));
+    return true;
+  };
+  switch (type) {
+  case AbiScalar::I1:
+    put(uint8_t(v != 0));
+    return true;
+  case AbiScalar::I8:
+    return putIfFits(int8_t());
+  case AbiScalar::I16:
+    return putIfFits(int16_t());
+  case AbiScalar::I32:
+    return putIfFits(int32_t());
+  default:
+    return putIfFits(int64_t());
+  }
+}
+
+/// A host function's argument block, from the compiler's description: made
+/// once per compiled signature; packs the values the front end computed.
+class ArgumentBlock {
+public:
+  explicit ArgumentBlock(nb::handle hostFunction)
+      : info(hostFunctionOf(hostFunction)) {}
+
+  uint64_t size() const { return info.blockSize; }
+
+  /// The block of `values`, one per slot in slot order; a ValueError
+  /// naming the slot whose value does not fit.
+  nb::bytes pack(nb::sequence values) const {
+    if (nb::len(values) != info.slots.size())
+      throw nb::value_error(("ArgumentBlock.pack: " +
+                             std::to_string(info.slots.size()) +
+                             " values expected, got " +
+                             std::to_string(nb::len(values))).c_str());
+    std::string block(info.blockSize, '\0');
+    for (size_t i = 0; i < info.slots.size(); ++i) {
+      const fly::AbiSlot &slot = info.slots[i];
+      nb::object value = values[i];
+      if (!writeValue(reinterpret_cast<unsigned char *>(block.data()) +
+                          slot.offset,
+                      slot.type, value.ptr())) {
+        std::string repr = nb::cast<std::string>(nb::repr(value));
+        throw nb::value_error(
+            (repr + " does not fit the " +
+             fly::abiScalarName(slot.type).str() + " at offset " +
+             std::to_string(slot.offset))
+                .c_str());
+      }
+    }
+    return nb::bytes(block.data(), block.size());
+  }
+
+  fly::HostFunctionInfo info;
 };
 
 /// How a call's arguments reach the parameters (see the header).
@@ -249,71 +506,81 @@ bool formatMatches(const char *format, const std::string &accepted) {
 
 class ArgumentPacker {
 public:
-  ArgumentPacker(nb::object hostEntry, nb::list params, nb::list slots,
-                 nb::tuple binding, nb::object descriptorType,
+  ArgumentPacker(nb::object hostEntry, nb::object argumentBlock,
+                 nb::list params, nb::tuple binding, nb::object descriptorType,
                  nb::object streamType, nb::object torchTensorType,
                  bool hostMemory, nb::object errors)
       : entryObject(std::move(hostEntry)), entry(hostEntryOf(entryObject)),
+        blockObject(std::move(argumentBlock)),
+        block(nb::cast<const ArgumentBlock &>(blockObject)),
         table(fly_runtime_launch_table()), binding(binding),
         descriptorType(std::move(descriptorType)),
         streamType(std::move(streamType)),
         torchTensorType(std::move(torchTensorType)), hostMemory(hostMemory),
         errors(std::move(errors)) {
+    const fly::HostFunctionInfo &info = block.info;
+    if (info.blockSize != entry.blockSize())
+      throw nb::value_error("ArgumentPacker: the block is not the entry's");
+    std::vector<int> paramOfHost(info.parameters.size(), -1);
     for (nb::handle item : params) {
       nb::tuple p = nb::borrow<nb::tuple>(item);
       std::string kind = nb::cast<std::string>(p[0]);
       Param param;
-      if (kind == "tensor") {
-        param.kind = ParamKind::Tensor;
-        TensorParam &t = param.tensor;
-        t.element = nb::cast<std::string>(p[1]);
-        t.formats = nb::cast<std::string>(p[2]);
-        t.itemsize = nb::cast<int64_t>(p[3]);
-        t.rank = nb::cast<int>(p[4]);
-        if (t.rank > kMaxRank)
-          throw nb::value_error("ArgumentPacker: tensor rank over 8");
-        for (nb::handle s : nb::borrow<nb::list>(p[5])) {
-          nb::tuple st = nb::borrow<nb::tuple>(s);
-          t.statics.push_back({nb::cast<int>(st[0]), nb::cast<int>(st[1]),
-                               nb::cast<int64_t>(st[2])});
-        }
-        for (nb::handle d : nb::borrow<nb::list>(p[6])) {
-          nb::tuple dy = nb::borrow<nb::tuple>(d);
-          t.dynamics.push_back({nb::cast<int>(dy[0]), nb::cast<int>(dy[1]),
-                                nb::cast<int64_t>(dy[2]),
-                                nb::cast<bool>(dy[3])});
-        }
-        t.align = nb::cast<uint64_t>(p[7]);
-        t.torchDtype = nb::borrow(p[8]);
-      } else if (kind == "int") {
-        param.kind = ParamKind::Int;
-      } else if (kind == "float") {
-        param.kind = ParamKind::Float;
-      } else if (kind == "bool") {
-        param.kind = ParamKind::Bool;
-      } else if (kind == "stream") {
-        param.kind = ParamKind::Stream;
-      } else if (kind == "constexpr") {
+      if (kind == "constexpr") {
         param.kind = ParamKind::Constexpr;
         param.constant = nb::borrow(p[1]);
-      } else {
+        this->params.push_back(std::move(param));
+        continue;
+      }
+      if (kind != "host")
         throw nb::value_error(("ArgumentPacker: unknown kind " + kind).c_str());
+      param.host = nb::cast<int>(p[1]);
+      if (param.host < 0 || size_t(param.host) >= info.parameters.size() ||
+          paramOfHost[param.host] != -1)
+        throw nb::value_error("ArgumentPacker: a host parameter of no one");
+      paramOfHost[param.host] = int(this->params.size());
+      const fly::AbiParameter &host = info.parameters[param.host];
+      using Kind = fly::AbiParameter::Kind;
+      using fly::AbiScalar;
+      if (host.kind == Kind::Tensor) {
+        param.kind = ParamKind::Tensor;
+        TensorParam &t = param.tensor;
+        t.element = host.element;
+        if (!bufferFormat(t.element, t.formats, t.itemsize))
+          throw nb::value_error("ArgumentPacker: no buffer format");
+        t.rank = int(host.rank);
+        if (t.rank > kMaxRank || host.leaves.size() != 2 * host.rank)
+          throw nb::value_error("ArgumentPacker: a tensor of rank over 8");
+        for (auto [i, leaf] : llvm::enumerate(host.leaves)) {
+          if (leaf.value)
+            t.statics.push_back({int(leaf.stride), int(leaf.dim), *leaf.value});
+          else
+            t.dynamics.push_back({int(leaf.stride), int(leaf.dim),
+                                  leaf.divisibility, leaf.wide, int(i)});
+        }
+        t.align = host.alignment;
+        t.torchDtype = nb::borrow(p[2]);
+      } else if (host.kind == Kind::Handle) {
+        param.kind = ParamKind::Stream;
+      } else if (host.kind == Kind::Scalar && (host.scalar == AbiScalar::F32 ||
+                                               host.scalar == AbiScalar::F64)) {
+        param.kind = ParamKind::Float;
+      } else if (host.kind == Kind::Scalar && host.scalar != AbiScalar::F16 &&
+                 host.scalar != AbiScalar::BF16) {
+        param.kind = ParamKind::Int;
+      } else {
+        throw nb::value_error("ArgumentPacker: a parameter for the Python path");
       }
       this->params.push_back(std::move(param));
     }
-    for (nb::handle item : slots) {
-      nb::tuple s = nb::borrow<nb::tuple>(item);
-      std::string format = nb::cast<std::string>(s[1]);
-      uint32_t offset = nb::cast<uint32_t>(s[0]);
-      size_t bytes = format.size() == 1 ? slotBytes(format[0]) : 0;
-      int param = nb::cast<int>(s[2]);
-      if (bytes == 0 || offset + bytes > entry.blockSize() || param < 0 ||
-          size_t(param) >= this->params.size())
-        throw nb::value_error("ArgumentPacker: bad slot");
-      this->slots.push_back({offset, format[0], param, nb::cast<int>(s[3])});
-    }
     if (this->params.size() != this->binding.size())
       throw nb::value_error("ArgumentPacker: one param per bound name");
+    for (const fly::AbiSlot &slot : info.slots) {
+      int param = paramOfHost[slot.parameter];
+      if (param < 0)
+        throw nb::value_error("ArgumentPacker: a slot of no parameter");
+      slots.push_back({uint32_t(slot.offset), slot.type, param, slot.leaf});
+    }
   }
 
   size_t arity() const { return params.size(); }
@@ -332,7 +599,46 @@ public:
   /// The call of bound arguments (one per parameter, Binding::bind), with
   /// the buffers of those already read (the dispatcher's key read them).
   bool callBound(PyObject *const *items, TensorView *views) {
-    if (params.size() > kMaxParams || fly_runtime_launch_table() != table)
+    if (fly_runtime_launch_table() != table)
+      return false;
+    alignas(16) unsigned char small[512];
+    std::vector<unsigned char> large;
+    unsigned char *data = small;
+    if (block.size() > sizeof small) {
+      large.resize(block.size());
+      data = large.data();
+    }
+    if (!fill(items, views, data))
+      return false;
+    llvm::Error err = llvm::Error::success();
+    {
+      nb::gil_scoped_release release;
+      err = entry.call(data);
+    }
+    if (err)
+      raise(std::move(err));
+    return true;
+  }
+
+  /// The block `call` would pass the host entry for these arguments, or
+  /// None when the call needs the Python path (for tests: the Python path's
+  /// block must be the same bytes).
+  nb::object pack(nb::handle args, nb::handle kwargs) {
+    PyObject *items[kMaxParams];
+    TensorView views[kMaxParams];
+    std::string data(block.size(), '\0');
+    if (params.size() > kMaxParams ||
+        !binding.bind(args.ptr(), kwargs.ptr(), items) ||
+        !fill(items, views, reinterpret_cast<unsigned char *>(data.data())))
+      return nb::none();
+    return nb::bytes(data.data(), data.size());
+  }
+
+private:
+  /// Checks the bound arguments and writes the block (block.size() bytes
+  /// at `data`); false when an argument needs the Python path.
+  bool fill(PyObject *const *items, TensorView *views, unsigned char *data) {
+    if (params.size() > kMaxParams)
       return false;
     for (size_t i = 0; i < params.size(); ++i) {
       PyObject *arg = items[i];
@@ -348,10 +654,6 @@ public:
         break;
       case ParamKind::Float:
         if (PyBool_Check(arg) || !(PyFloat_Check(arg) || PyLong_Check(arg)))
-          return false;
-        break;
-      case ParamKind::Bool:
-        if (!PyBool_Check(arg))
           return false;
         break;
       case ParamKind::Constexpr: {
@@ -370,31 +672,13 @@ public:
         break;
       }
     }
-
-    uint64_t size = entry.blockSize();
-    alignas(16) unsigned char small[512];
-    std::vector<unsigned char> large;
-    unsigned char *block = small;
-    if (size > sizeof small) {
-      large.resize(size);
-      block = large.data();
-    }
-    std::memset(block, 0, size);
+    std::memset(data, 0, block.size());
     for (const Slot &slot : slots)
-      if (!writeSlot(block, slot, items[slot.param], views[slot.param]))
+      if (!writeSlot(data, slot, items[slot.param], views[slot.param]))
         return false;
-
-    llvm::Error err = llvm::Error::success();
-    {
-      nb::gil_scoped_release release;
-      err = entry.call(block);
-    }
-    if (err)
-      raise(std::move(err));
     return true;
   }
 
-private:
   /// A failed call's error: the exception `errors` makes of its message,
   /// else the extension's Error.
   [[noreturn]] void raise(llvm::Error err) const {
@@ -407,25 +691,6 @@ private:
       }
     }
     raiseLaunchError(std::move(err));
-  }
-
-  static size_t slotBytes(char format) {
-    switch (format) {
-    case '?':
-    case 'b':
-      return 1;
-    case 'h':
-      return 2;
-    case 'i':
-    case 'f':
-      return 4;
-    case 'q':
-    case 'd':
-    case 'P':
-      return 8;
-    default:
-      return 0;
-    }
   }
 
   /// An fx.Stream (its handle), None (the default stream) or an int
@@ -562,13 +827,12 @@ private:
     for (const TensorParam::Static &s : t.statics)
       if (dims[s.kind][s.index] != s.value)
         return false;
-    size_t n = 0;
     for (const TensorParam::Dynamic &d : t.dynamics) {
       int64_t x = dims[d.kind][d.index];
       if ((d.divisibility > 1 && x % d.divisibility) ||
           (!d.wide && (x < INT32_MIN || x > INT32_MAX)))
         return false;
-      view.leaves[n++] = x;
+      view.leaves[d.leaf] = x;
     }
     view.address = address;
     return view.address % t.align == 0;
@@ -578,63 +842,24 @@ private:
                         const TensorView &view) {
     unsigned char *at = block + slot.offset;
     auto put = [&](auto value) { std::memcpy(at, &value, sizeof value); };
-    if (slot.format == 'P') { // a tensor's address or a stream's handle
+    if (slot.type == fly::AbiScalar::Ptr) { // an address or a stream handle
       put(uint64_t(view.address));
       return true;
     }
-    if (slot.leaf >= 0) { // a tensor leaf, range-checked by readTensor
-      if (slot.format == 'i')
+    if (slot.leaf >= 0) { // a tensor leaf, range-checked by checkLeaves
+      if (slot.type == fly::AbiScalar::I32)
         put(int32_t(view.leaves[slot.leaf]));
       else
         put(int64_t(view.leaves[slot.leaf]));
       return true;
     }
-    if (slot.format == 'f' || slot.format == 'd') {
-      double value = PyFloat_AsDouble(arg); // ints convert, as float(x) does
-      if (value == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-      }
-      if (slot.format == 'f')
-        put(float(value));
-      else
-        put(value);
-      return true;
-    }
-    int overflow = 0;
-    long long value = PyLong_AsLongLongAndOverflow(arg, &overflow);
-    if (overflow || (value == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
-    // Python's struct range for each format, or the Python path's error.
-    auto putIfFits = [&](auto narrow) {
-      using T = decltype(narrow);
-      if (value < std::numeric_limits<T>::min() ||
-          value > std::numeric_limits<T>::max())
-        return false;
-      put(T(value));
-      return true;
-    };
-    switch (slot.format) {
-    case '?':
-      put(uint8_t(value != 0));
-      return true;
-    case 'b':
-      return putIfFits(int8_t());
-    case 'h':
-      return putIfFits(int16_t());
-    case 'i':
-      return putIfFits(int32_t());
-    case 'q':
-      return putIfFits(int64_t());
-    default:
-      return false;
-    }
+    return writeValue(at, slot.type, arg);
   }
 
   nb::object entryObject; // keeps the host entry alive
   fly::HostEntry &entry;
+  nb::object blockObject; // keeps the block alive
+  const ArgumentBlock &block;
   const FlyLaunchTable *table;
   Binding binding;
   nb::object descriptorType;  // flyc's TensorDescriptor class
@@ -842,21 +1067,32 @@ private:
 } // namespace
 
 void registerArgumentPacker(nb::module_ &m) {
+  nb::class_<ArgumentBlock>(m, "ArgumentBlock")
+      .def(nb::init<nb::handle>(), "host_function"_a,
+           "A host function's argument block, from the compile's description "
+           "of it (a host function dict)")
+      .def_prop_ro("size", &ArgumentBlock::size)
+      .def("pack", &ArgumentBlock::pack, "values"_a,
+           "The block of these values, one per slot (ints, floats, bools); "
+           "ValueError for a value its slot cannot hold");
   nb::class_<ArgumentPacker>(m, "ArgumentPacker")
-      .def(nb::init<nb::object, nb::list, nb::list, nb::tuple, nb::object,
+      .def(nb::init<nb::object, nb::object, nb::list, nb::tuple, nb::object,
                     nb::object, nb::object, bool, nb::object>(),
-           "entry"_a, "params"_a, "slots"_a, "binding"_a, "descriptor_type"_a,
+           "entry"_a, "block"_a, "params"_a, "binding"_a, "descriptor_type"_a,
            "stream_type"_a, "torch_tensor_type"_a.none(), "host_memory"_a,
            "errors"_a.none() = nb::none(),
            "The native warm-call path of a host entry (see "
-           "bindings/ArgumentPacker.cpp for `params`, `slots` and `binding`)")
+           "bindings/ArgumentPacker.cpp for `params` and `binding`)")
       .def_prop_ro("current", &ArgumentPacker::current,
                    "Whether the launch table it was made with is still the "
                    "installed one (else every call returns False)")
       .def("call", &ArgumentPacker::call, "args"_a, "kwargs"_a.none() = nb::none(),
            "Binds, checks and packs the arguments and calls the host entry: "
            "True; False when the call needs the Python path (nothing was "
-           "done)");
+           "done)")
+      .def("pack", &ArgumentPacker::pack, "args"_a, "kwargs"_a.none() = nb::none(),
+           "The argument block `call` would pass for these arguments, or "
+           "None when they need the Python path");
   nb::class_<Dispatcher>(m, "Dispatcher")
       .def(nb::init<nb::tuple, std::string, nb::object, nb::object,
                     nb::object>(),

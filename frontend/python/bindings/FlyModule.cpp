@@ -240,6 +240,9 @@ nb::dict typeMembers(const TypeHandle &h) {
 void registerDiskCache(nb::module_ &m);
 void registerHostEntry(nb::module_ &m);
 void registerArgumentPacker(nb::module_ &m);
+/// ArgumentPacker.cpp: a host function's description as the front end
+/// holds it (and hands back to ArgumentBlock).
+nb::dict hostFunctionDict(const fly::HostFunctionInfo &f);
 void registerHipRuntime(nb::module_ &m);
 
 NB_MODULE(_fly, m) {
@@ -386,25 +389,8 @@ NB_MODULE(_fly, m) {
           kernels.append(d);
         }
         nb::list hostFunctions;
-        for (const fly::HostFunctionInfo &f : a.hostFunctions) {
-          nb::dict d;
-          d["name"] = f.name;
-          d["original_type"] = f.originalType;
-          d["block_size"] = f.blockSize;
-          d["pack_format"] = f.packFormat;
-          nb::list arguments;
-          for (const fly::HostArgument &arg : f.arguments) {
-            nb::dict ad;
-            ad["abi"] = arg.abi;
-            ad["type"] = arg.type;
-            ad["offset"] = arg.offset;
-            ad["size"] = arg.size;
-            ad["format"] = arg.format;
-            arguments.append(ad);
-          }
-          d["arguments"] = arguments;
-          hostFunctions.append(d);
-        }
+        for (const fly::HostFunctionInfo &f : a.hostFunctions)
+          hostFunctions.append(hostFunctionDict(f));
         return nb::make_tuple(
             objects, kernels,
             nb::bytes(a.hostModule.data(), a.hostModule.size()), hostFunctions);

@@ -3,13 +3,12 @@
 // The host entry of a compiled @flyc.jit body for Python (fly/HostEntry.h):
 //
 //   entry = _fly.HostEntry(host_module_bitcode, "name")
-//   entry.call(struct.pack(pack_format, *leaves))   # one native call
+//   entry.call(_fly.ArgumentBlock(host_function).pack(values))  # one native call
 //
 // `call` takes the packed argument block: bytes (or any contiguous buffer)
 // of exactly `entry.block_size` bytes, laid out as the compile's
-// HostFunctionInfo says (`pack_format` in Python struct notation: pointers
-// as `Q`, each `leaves:I` struct as its i32/i64 leaves `i`/`q` with `x`
-// padding, scalars by value). The GIL is released during the call: a
+// HostFunctionInfo describes it (its slots, fly/HostAbi.h: each value's
+// offset and type; ArgumentPacker.cpp packs them). The GIL is released during the call: a
 // runtime may wait for the kernel. Launch errors (no runtime installed, a
 // runtime entry failing) raise flydsl._fly.Error.
 //

@@ -51,17 +51,34 @@ int main(int argc, char **argv) {
 
   json::Array hosts, kernels;
   for (const fly::HostFunctionInfo &host : artifact->hostFunctions) {
-    json::Array arguments;
+    json::Array arguments, parameters, slots;
     for (const fly::HostArgument &a : host.arguments)
       arguments.push_back(json::Object{{"abi", a.abi},
                                        {"type", a.type},
                                        {"offset", int64_t(a.offset)},
-                                       {"size", int64_t(a.size)},
-                                       {"format", a.format}});
+                                       {"size", int64_t(a.size)}});
+    for (const fly::AbiParameter &p : host.parameters) {
+      json::Array leaves;
+      for (const fly::AbiLeaf &l : p.leaves)
+        leaves.push_back(json::Array{
+            l.stride ? "stride" : "shape", int64_t(l.dim),
+            l.value ? json::Value(*l.value) : json::Value(nullptr),
+            l.divisibility, l.wide});
+      parameters.push_back(json::Object{{"type", p.type},
+                                        {"element", p.element},
+                                        {"alignment", int64_t(p.alignment)},
+                                        {"rank", int64_t(p.rank)},
+                                        {"leaves", std::move(leaves)}});
+    }
+    for (const fly::AbiSlot &slot : host.slots)
+      slots.push_back(json::Array{int64_t(slot.offset),
+                                  fly::abiScalarName(slot.type),
+                                  int64_t(slot.parameter), slot.leaf});
     hosts.push_back(json::Object{{"name", host.name},
                                  {"arguments", std::move(arguments)},
                                  {"block_size", int64_t(host.blockSize)},
-                                 {"pack_format", host.packFormat},
+                                 {"parameters", std::move(parameters)},
+                                 {"slots", std::move(slots)},
                                  {"original_type", host.originalType}});
   }
   for (const fly::KernelInfo &k : artifact->kernels) {

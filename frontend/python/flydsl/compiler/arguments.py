@@ -488,34 +488,30 @@ def raw_tensor_spec(t, where: str) -> TensorSpec:
 
 
 class CompiledTensor:
-    """A tensor parameter of a compiled function: what its code assumes of
-    the tensor (element type, rank, the static extents and strides, the
-    divisibility and width of the dynamic ones, the alignment), checked at
-    each call, and which extents and strides a call passes (its dynamic
-    leaves, in the layout's order: extents, then strides)."""
+    """A tensor parameter of a compiled function, as the compiler describes
+    it (a host function's parameter: its element type, alignment and every
+    leaf of its layout, static or dynamic with its divisibility and width):
+    what its code assumes of the tensor, checked at each call, and the
+    values of its leaves a call passes."""
 
-    def __init__(self, spec: TensorSpec):
-        import re
+    def __init__(self, parameter: dict):
+        self.element = parameter["element"]
+        self.align = parameter["alignment"]
+        self.rank = parameter["rank"]
+        # (kind 0: an extent, 1: a stride; index; static value or None;
+        # divisibility; 64-bit)
+        self._leaves = [(0 if kind == "shape" else 1, dim, value, div, wide)
+                        for kind, dim, value, div, wide in parameter["leaves"]]
 
-        self.spec = spec
-        shape_text, stride_text = spec.layout.split(":")
-        leaf = re.compile(r"-?\d+|\?(?:\{[^}]*\})?")
-        self.shape = [_leaf(x) for x in leaf.findall(shape_text)]
-        self.stride = [_leaf(x) for x in leaf.findall(stride_text)]
-        self.rank = len(self.shape)
-        leaves = [(0, i, x) for i, x in enumerate(self.shape)] + [
-            (1, i, x) for i, x in enumerate(self.stride)]
-        self._static = [(k, i, v) for k, i, (v, _, _) in leaves if v is not None]
-        self._dynamic = [(k, i, div, wide) for k, i, (v, div, wide) in leaves if v is None]
-
-    @staticmethod
-    def _text(leaves) -> str:
-        return "(" + ", ".join("?" if v is None else str(v) for v, _, _ in leaves) + (
+    def _text(self, kind: int) -> str:
+        leaves = [v for k, _, v, _, _ in self._leaves if k == kind]
+        return "(" + ", ".join("?" if v is None else str(v) for v in leaves) + (
             ",)" if len(leaves) == 1 else ")")
 
     def leaves(self, value, where: str, device: str | None = None) -> tuple[int, list[int]]:
-        """The tensor's address and dynamic leaves; a TraceError when it is
-        not a tensor this code was compiled for."""
+        """The tensor's address and the values of its leaves, in the
+        parameter's leaf order; a TraceError when it is not a tensor this
+        code was compiled for."""
         if type(value).__name__ == "ndarray":
             element = _NUMPY_ELEMENTS.get(value.dtype)
             if element is None:
@@ -531,29 +527,29 @@ class CompiledTensor:
                                  f"on the {device} (the emulator reads host memory)")
             desc = describe_array(value, where)
             element, shape, strides, address = desc.element, desc.shape, desc.strides, desc.address
-        if element != self.spec.element or len(shape) != self.rank:
+        if element != self.element or len(shape) != self.rank:
             self._mismatch(value, element, shape, where)
         dims = (shape, strides)
-        for k, i, v in self._static:
-            if dims[k][i] != v:
-                what, compiled = ("shape", self.shape) if k == 0 else ("strides", self.stride)
-                raise TraceError(f"{where} was compiled for {what} {self._text(compiled)}, "
-                                 f"got {what} {tuple(dims[k])}")
         out = []
-        for k, i, div, wide in self._dynamic:
+        for k, i, static, div, wide in self._leaves:
             x = dims[k][i]
-            if div > 1 and x % div:
-                raise TraceError(f"{where}: {('shape', 'strides')[k]}[{i}] = {x} is not a multiple "
+            what = ("shape", "strides")[k]
+            if static is not None:
+                if x != static:
+                    raise TraceError(f"{where} was compiled for {what} {self._text(k)}, "
+                                     f"got {what} {tuple(dims[k])}")
+            elif div > 1 and x % div:
+                raise TraceError(f"{where}: {what}[{i}] = {x} is not a multiple "
                                  f"of {div}, as the code was compiled for (divisibility={div})")
-            if not wide and not -2**31 <= x < 2**31:
-                raise TraceError(f"{where}: {('shape', 'strides')[k]}[{i}] = {x} does not fit the "
+            elif not wide and not -2**31 <= x < 2**31:
+                raise TraceError(f"{where}: {what}[{i}] = {x} does not fit the "
                                  "32-bit layout the code was compiled for")
             out.append(x)
-        if address % self.spec.align:
+        if address % self.align:
             have = 1
-            while have < self.spec.align and address % (have * 2) == 0:
+            while have < self.align and address % (have * 2) == 0:
                 have *= 2
-            raise TraceError(f"{where} was compiled for data aligned to {self.spec.align} bytes, "
+            raise TraceError(f"{where} was compiled for data aligned to {self.align} bytes, "
                              f"got an address aligned to {have} bytes")
         return address, out
 
@@ -565,25 +561,15 @@ class CompiledTensor:
         else:
             dtype = getattr(value, "dtype", None)
             got = f"a {type(value).__name__} of {dtype if dtype is not None else element}"
-        if element != self.spec.element:
-            want = ELEMENT_NAMES.get(self.spec.element, self.spec.element)
+        if element != self.element:
+            want = ELEMENT_NAMES.get(self.element, self.element)
             raise TraceError(f"{where} was compiled for {want} tensors, got {got}")
         raise TraceError(f"{where} was compiled for tensors of rank {self.rank} "
-                         f"(shape {self._text(self.shape)}), got {got} of rank "
+                         f"(shape {self._text(0)}), got {got} of rank "
                          f"{len(shape)} (shape {tuple(shape)})")
 
 
 _NUMPY_ELEMENTS: dict = {}  # numpy dtype -> MLIR element type ("" if none)
-
-
-def _leaf(text: str):
-    """(static value or None, divisibility, 64-bit) of a layout leaf."""
-    if not text.startswith("?"):
-        return int(text), 1, False
-    attrs = text[2:-1].split(",") if len(text) > 1 else []
-    div = next((int(a[4:]) for a in attrs if a.startswith("div=")), 1)
-    return None, div, "i64" in attrs
-
 
 
 # -- user types: FlyDSL's JitArgument protocol ---------------------------------

@@ -10,7 +10,6 @@ import atexit
 import inspect
 import json
 import re
-import struct
 import sys
 import weakref
 
@@ -48,7 +47,7 @@ class CompiledFunction:
     host function does. `call_state` is the CallState of the compile,
     `keepalive` what must live as long as it (the @flyc.jit function)."""
 
-    _MAGIC = b"FLYDSL-ARTIFACT-2\n"
+    _MAGIC = b"FLYDSL-ARTIFACT-3\n"
 
     def __init__(self, call_state, keepalive):
         if not isinstance(call_state, CallState):
@@ -134,100 +133,88 @@ class CompiledFunction:
             f.write(self.code_objects[0][2])
 
     def pack(self, *args, **kwargs) -> bytes:
-        """The host entry's argument block for these arguments. When the
-        signature it was compiled for is known (`specs`), each argument is
-        checked against it: an ArgumentError names the parameter, what it
-        was compiled for and what it got."""
-        layout, fields, plan = self._packing()
-        if not kwargs and len(args) == len(self.signature.parameters):
-            arguments = dict(zip(self.signature.parameters, args))
-        else:
-            arguments = bind_arguments(self.signature, f"compiled {self.name}", args,
-                                       kwargs).arguments
-        if plan is None:
-            return self._pack_unchecked(layout, fields, arguments)
+        """The host entry's argument block for these arguments, each checked
+        against what it was compiled for: an ArgumentError names the
+        parameter, what it was compiled for and what it got."""
         try:
-            return self._pack_checked(layout, fields, plan, arguments)
+            return self._pack(self._bind(args, kwargs, f"compiled {self.name}"))
         except TraceError as err:
             raise ArgumentError(err.bare_message + " (flyc.compile again for these "
                                 "arguments, or call the @flyc.jit function, which compiles "
                                 "per signature)", *user_location()[:2]) from None
 
+    def _bind(self, args, kwargs, what: str) -> dict:
+        if not kwargs and len(args) == len(self.signature.parameters):
+            return dict(zip(self.signature.parameters, args))
+        return bind_arguments(self.signature, what, args, kwargs).arguments
+
+    def _host_function(self) -> dict:
+        (info,) = [f for f in self.host_functions if f["name"] == self.name]
+        return info
+
     def _packing(self):
-        """(the argument block's struct, its fields [(kind, argument index)],
-        per parameter (kind, what it was compiled for) or None), made once."""
+        """(the argument block, per host parameter (Python parameter, part,
+        kind, what it was compiled for)), made once from the compiler's
+        description of the block."""
         if self._packer is None:
-            (info,) = [f for f in self.host_functions if f["name"] == self.name]
-            self._packer = (struct.Struct(info["pack_format"]),
-                            [(a["abi"].split(":")[0], int(a["abi"].split(":")[1]))
-                             for a in info["arguments"]],
-                            {n: (k, args_mod.CompiledTensor(v) if k == "tensor" else v)
-                             for n, k, v in self.specs} if self.specs is not None else None)
+            info = self._host_function()
+            specs = {n: (k, v) for n, k, v in self.specs or ()}
+            plan = []
+            for index, parameter in enumerate(info["parameters"]):
+                name, part = _host_argument(self.arg_names[index])
+                kind = parameter["kind"]
+                spec_kind, compiled = specs.get(name, (None, None))
+                if spec_kind == "custom":
+                    plan.append((name, part, "custom", compiled))
+                elif kind == "tensor":
+                    plan.append((name, part, "tensor", args_mod.CompiledTensor(parameter)))
+                elif kind == "pointer":  # as from_c_void_p names its type
+                    plan.append((name, part, kind, compiled if spec_kind == "pointer"
+                                 else parameter["type"]))
+                elif kind in ("handle", "scalar"):
+                    plan.append((name, part, kind, parameter["type"]))
+                else:
+                    raise FlyDSLError(f"argument '{name}' of {self.name} is of type "
+                                      f"{parameter['type']}, which a call cannot pass")
+            self._packer = (_fly.ArgumentBlock(info), plan)
+            _holding_native.add(self)
         return self._packer
 
-    def _pack_checked(self, layout, fields, plan, arguments) -> bytes:
-        tensors = {}
-        for name, (kind, compiled) in plan.items():
-            if kind == "constexpr":
-                value = arguments[name]
-                if not _same_constant(value, compiled):
-                    raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
-                                     f"compiled as {compiled!r}, got {value!r}")
-        values = []
+    def _pack(self, arguments) -> bytes:
+        block, plan = self._packing()
+        for name, kind, compiled in self.specs or ():
+            if kind == "constexpr" and not _same_constant(arguments[name], compiled):
+                raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
+                                 f"compiled as {compiled!r}, got {arguments[name]!r}")
+        parameters = []  # per host parameter: its value, or (address, leaves)
         customs = {}
-        for kind, index in fields:
-            name, part = _host_argument(self.arg_names[index])
+        for name, part, kind, compiled in plan:
             value = arguments[name]
-            spec_kind, compiled = plan[name]
             where = f"argument '{name}' of {self.name}"
-            if spec_kind == "custom":
+            if kind == "custom":
                 if name not in customs:
                     customs[name] = args_mod.custom_abi_values(compiled, value, where)
-                values.append(customs[name][part])
-            elif spec_kind == "pointer":
-                values.append(_pointer(value, compiled, where))
-            elif spec_kind == "tensor":
-                if name not in tensors:
-                    tensors[name] = compiled.leaves(value, where,
-                                                    "cpu" if self.emulator else None)
-                address, leaves = tensors[name]
-                if kind == "ptr":
-                    values.append(address)
-                elif kind == "leaves":
-                    values.extend(leaves)
-            elif spec_kind == "stream":
-                values.append(value.handle if type(value) is Stream else stream_handle(value))
+                parameters.append(customs[name][part])
+            elif kind == "tensor":
+                parameters.append(compiled.leaves(value, where, "cpu" if self.emulator else None))
+            elif kind == "pointer":
+                parameters.append(_pointer(value, compiled, where))
+            elif kind == "handle":
+                parameters.append(value.handle if type(value) is Stream else stream_handle(value))
             else:
-                values.append(_scalar(value, compiled, where))
+                parameters.append(_scalar(value, compiled, where))
+        values = []
+        for _, _, parameter, leaf in self._host_function()["slots"]:
+            value = parameters[parameter]
+            if plan[parameter][2] == "tensor":
+                address, leaves = value
+                value = address if leaf < 0 else leaves[leaf]
+            values.append(value)
         try:
-            return layout.pack(*values)
-        except struct.error as err:
+            return block.pack(values)
+        except ValueError as err:
             raise TraceError(f"the arguments of {self.name} do not fit its argument "
                              f"block: {err}") from None
-
-    def _pack_unchecked(self, layout, fields, arguments) -> bytes:
-        values = []
-        if self.specs is not None and any(k == "custom" for _, k, _ in self.specs):
-            _, _, plan = self._packing()  # protocol values: through the plan
-            return self._pack_checked(layout, fields, plan, arguments)
-        for kind, index in fields:
-            name = self.arg_names[index]
-            value = arguments[name]
-            if isinstance(value, args_mod.PointerDescriptor):
-                values.append(value.address)
-            elif kind == "ptr":
-                values.append(_address(value, name))
-            elif kind == "leaves":
-                values.extend(_dynamic_leaves(value, name))
-            elif isinstance(value, Stream):
-                values.append(value.handle)
-            elif kind == "value" and self._is_stream(name):
-                values.append(stream_handle(value))
-            elif hasattr(value, "host_value"):  # an fx numeric made outside a trace
-                values.append(value.host_value)
-            else:
-                values.append(value)
-        return layout.pack(*values)
 
     def __call__(self, *args, **kwargs):
         """Launches the kernels as the traced host function does."""
@@ -246,10 +233,6 @@ class CompiledFunction:
         if native is None:
             self._native = self._native_packer()
 
-    def _is_stream(self, name: str) -> bool:
-        return self.specs is not None and any(n == name and k == "stream"
-                                              for n, k, _ in self.specs)
-
     def _native_stale(self) -> bool:
         """Whether the packer should be made again: another runtime was
         installed since, or torch was imported after it was made."""
@@ -257,68 +240,38 @@ class CompiledFunction:
                                             and torch_tensor_type() is not None)
 
     def _native_packer(self):
-        """The native warm-call path: binds, checks and packs what
-        _pack_checked does for numpy arrays, torch tensors, descriptors,
-        Python numbers and streams, in C++
+        """The native warm-call path: binds, checks and packs what _pack
+        does for numpy arrays, torch tensors, descriptors, Python numbers
+        and streams, in C++ from the same description of the block
         (anything else, or a mismatch, falls back to the Python path, which
         names the problem). False when the signature cannot use it."""
-        if self.specs is None or self.signature is None or self._entry is None:
+        if self.signature is None or self._entry is None:
             return False
         binding = binding_of(self.signature)
         if binding is None:
             return False
-        _, _, plan = self._packing()
-        names = list(self.signature.parameters)
+        block, plan = self._packing()
+        host = {name: index for index, (name, part, kind, _) in enumerate(plan)
+                if kind != "custom" and part == 0}
+        if len(host) != len(plan):  # a protocol value: its parts are Python's
+            return False
+        constants = {n: v for n, k, v in self.specs or () if k == "constexpr"}
         params = []
-        for name in names:
-            kind, compiled = plan[name]
-            if kind == "tensor":
-                element = compiled.spec.element
-                if element not in _BUFFER_FORMATS:
-                    return False
-                formats, itemsize = _BUFFER_FORMATS[element]
-                params.append(("tensor", element, formats, itemsize, compiled.rank,
-                               [tuple(x) for x in compiled._static],
-                               [tuple(x) for x in compiled._dynamic], compiled.spec.align,
-                               _torch_dtype(element)))
-            elif kind == "scalar" and compiled.startswith("i"):
-                params.append(("int",))
-            elif kind == "scalar" and compiled in ("f32", "f64"):
-                params.append(("float",))
-            elif kind == "constexpr":
-                params.append(("constexpr", compiled))
-            elif kind == "stream":
-                params.append(("stream",))
-            else:  # pointers, protocol values, f16/bf16 scalars
-                return False
-        (info,) = [f for f in self.host_functions if f["name"] == self.name]
-        slots = []
-        for arg in info["arguments"]:
-            kind, index = arg["abi"].split(":")
-            param = names.index(self.arg_names[int(index)])
-            if kind == "ptr":
-                slots.append((arg["offset"], "P", param, -1))
-            elif kind == "leaves":
-                at, leaf = arg["offset"], 0
-                for count, char in re.findall(r"(\d*)([a-zA-Z?])", arg["format"]):
-                    count = int(count or 1)
-                    if char == "x":
-                        at += count
-                        continue
-                    for _ in range(count):
-                        slots.append((at, char, param, leaf))
-                        at += struct.calcsize("=" + char)
-                        leaf += 1
-            elif plan[names[param]][0] == "stream":  # the handle
-                slots.append((arg["offset"], "P", param, -1))
+        for name in self.signature.parameters:
+            if name in constants:
+                params.append(("constexpr", constants[name]))
+            elif name in host:
+                compiled = plan[host[name]][3]
+                params.append(("host", host[name], _torch_dtype(compiled.element)
+                               if isinstance(compiled, args_mod.CompiledTensor) else None))
             else:
-                slots.append((arg["offset"], arg["format"], param, -1))
+                return False
         try:
             self._native_torch = torch_tensor_type()
-            return _fly.ArgumentPacker(self._entry, params, slots, binding,
+            return _fly.ArgumentPacker(self._entry, block, params, binding,
                                        args_mod.TensorDescriptor, Stream, self._native_torch,
                                        self.emulator, weakref.WeakMethod(self._runtime_error))
-        except ValueError:  # a value format it does not write
+        except ValueError:  # a parameter it does not take
             return False
 
     def _run(self, block: bytes) -> None:
@@ -327,7 +280,7 @@ class CompiledFunction:
         ensure_runtime(Environment.current(), "emu" if self.emulator else "hip")
         if self._entry is None:
             self._entry = _fly.HostEntry(self.host_module, self.name)
-            _with_entries.add(self)
+            _holding_native.add(self)
         try:
             self._entry.call(block)
         except _fly.Error as err:
@@ -335,19 +288,14 @@ class CompiledFunction:
 
     def _call_unchecked(self, args, kwargs) -> None:
         """A call from the @flyc.jit function that chose this compiled
-        function for these very arguments: nothing to check."""
+        function for these arguments."""
         native = self._native
         if native:
             if native.call(args, kwargs):
                 return
             if self._native_stale():
                 native = self._native = None
-        layout, fields, _ = self._packing()
-        if not kwargs and len(args) == len(self.signature.parameters):
-            arguments = dict(zip(self.signature.parameters, args))
-        else:
-            arguments = bind_arguments(self.signature, self.name, args, kwargs).arguments
-        self._run(self._pack_unchecked(layout, fields, arguments))
+        self._run(self._pack(self._bind(args, kwargs, self.name)))
         if native is None:
             self._native = self._native_packer()
 
@@ -393,14 +341,6 @@ class CompiledFunction:
         where = ", ".join(f"{k} at {f}:{n}" for k, f, n in launches)
         return FlyDSLError(f"{self.name}: a kernel launch failed {runtime} (one of: {where}): "
                            f"{detail}")
-
-
-# Element type -> (the buffer-protocol format characters of arrays that
-# hold it, the item size): what the native packer accepts (numpy has no
-# bfloat16: only torch tensors of it).
-_BUFFER_FORMATS = {"f32": ("f", 4), "f16": ("e", 2), "f64": ("d", 8), "i8": ("bB", 1),
-                   "i16": ("hH", 2), "i32": ("iI", 4), "i64": ("lLqQ", 8), "i1": ("?", 1),
-                   "bf16": ("", 2)}
 
 
 def binding_of(signature: inspect.Signature) -> tuple | None:
@@ -456,17 +396,19 @@ def _scalar(value, mlir_type: str, where: str):
                      f"{type(value).__name__} {value!r}")
 
 
-# The compiled functions holding a host entry: the entries are released at
-# exit, before the interpreter tears down modules (a function kept in a
-# module's globals would otherwise outlive the extension's own state).
-_with_entries: "weakref.WeakSet[CompiledFunction]" = weakref.WeakSet()
+# The compiled functions holding extension objects (a host entry, an
+# argument block): they are released at exit, before the interpreter tears
+# down modules (a function kept in a module's globals would otherwise
+# outlive the extension's own state).
+_holding_native: "weakref.WeakSet[CompiledFunction]" = weakref.WeakSet()
 
 
 @atexit.register
-def _release_host_entries() -> None:
-    for compiled in list(_with_entries):
+def _release_native() -> None:
+    for compiled in list(_holding_native):
         compiled._native = None  # it holds the entry too
         compiled._entry = None
+        compiled._packer = None
 
 
 def _host_argument(name: str):
@@ -485,30 +427,3 @@ def _pointer(value, type_text: str, where: str) -> int:
         raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
                          f"{value.type_text()}")
     return value.address
-
-
-def _address(value, name) -> int:
-    if type(value).__name__ == "ndarray":
-        return _fly.data_address(value)
-    return _descriptor(value, name).address
-
-
-def _dynamic_leaves(value, name) -> list:
-    """A tensor's dynamic leaves; for a raw numpy array (every extent and
-    every stride but the unit one dynamic, mark_layout_dynamic's rule)
-    straight from its shape and strides."""
-    if type(value).__name__ == "ndarray" and value.ndim:
-        itemsize = value.itemsize
-        strides = [s // itemsize for s in value.strides]
-        lead = strides.index(1) if 1 in strides else None  # the first unit stride
-        return list(value.shape) + [x for i, x in enumerate(strides) if i != lead]
-    return _descriptor(value, name).dynamic_leaves()
-
-
-def _descriptor(value, name):
-    if isinstance(value, args_mod.TensorDescriptor):
-        return value
-    desc = args_mod.describe_array(value, f"argument '{name}'")
-    if desc.shape:
-        desc.mark_layout_dynamic()
-    return desc
