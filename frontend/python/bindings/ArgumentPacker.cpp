@@ -478,6 +478,9 @@ struct TensorView {
   bool held = false;
   uintptr_t address = 0;
   int64_t leaves[2 * kMaxRank];
+  /// A torch tensor's attributes, when the dispatcher's key read them
+  /// first (the packer does not read them twice).
+  nb::object dtype, shape, strides, dataPtr;
   ~TensorView() {
     if (held)
       PyBuffer_Release(&buffer);
@@ -733,8 +736,14 @@ private:
   /// A torch tensor: its dtype (one of torch's dtype singletons), shape,
   /// stride(), data_ptr(); on the emulator it must be in host memory.
   bool readTorch(PyObject *arg, const TensorParam &t, TensorView &view) const {
-    nb::object dtype = attribute(arg, dtypeName());
-    if (!dtype || dtype.ptr() != t.torchDtype.ptr()) {
+    if (!view.dtype.is_valid()) {
+      view.dtype = attribute(arg, dtypeName());
+      view.strides = callMethod(arg, strideName());
+      view.dataPtr = callMethod(arg, dataPtrName());
+    }
+    if (!view.shape.is_valid())
+      view.shape = attribute(arg, shapeName());
+    if (!view.dtype || view.dtype.ptr() != t.torchDtype.ptr()) {
       PyErr_Clear();
       return false;
     }
@@ -745,17 +754,14 @@ private:
         return false;
       }
     }
-    nb::object shape = attribute(arg, shapeName());
-    nb::object strides = callMethod(arg, strideName());
-    nb::object address = callMethod(arg, dataPtrName());
-    if (!shape || !strides || !address || !PyTuple_Check(shape.ptr()) ||
-        !PyTuple_Check(strides.ptr()) || !PyLong_Check(address.ptr()) ||
-        PyTuple_GET_SIZE(shape.ptr()) != t.rank ||
-        PyTuple_GET_SIZE(strides.ptr()) != t.rank) {
+    PyObject *shape = view.shape.ptr(), *strides = view.strides.ptr();
+    if (!shape || !strides || !view.dataPtr || !PyTuple_Check(shape) ||
+        !PyTuple_Check(strides) || !PyLong_Check(view.dataPtr.ptr()) ||
+        PyTuple_GET_SIZE(shape) != t.rank || PyTuple_GET_SIZE(strides) != t.rank) {
       PyErr_Clear();
       return false;
     }
-    return readDims(t, shape.ptr(), strides.ptr(), address.ptr(), view);
+    return readDims(t, shape, strides, view.dataPtr.ptr(), view);
   }
 
   /// Shape and strides as tuples of ints, the address as an int.
@@ -1000,9 +1006,12 @@ private:
           PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
         // torch: the type, the dtype (a singleton), the strides and the
         // address modulo 16.
-        nb::object dtype = attribute(arg, dtypeName());
-        nb::object strides = callMethod(arg, strideName());
-        nb::object address = callMethod(arg, dataPtrName());
+        TensorView &view = views[i];
+        view.dtype = attribute(arg, dtypeName());
+        view.strides = callMethod(arg, strideName());
+        view.dataPtr = callMethod(arg, dataPtrName());
+        const nb::object &dtype = view.dtype, &strides = view.strides,
+                         &address = view.dataPtr;
         if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
           PyErr_Clear();
           return {};
