@@ -22,6 +22,9 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class Type;
+} // namespace llvm
 namespace mlir {
 class Type;
 } // namespace mlir
@@ -94,6 +97,10 @@ struct AbiSlot {
   /// else the index in AbiParameter::leaves of the dynamic leaf it holds.
   int leaf = -1;
 };
+
+/// The block type of an LLVM argument type (a pointer, an integer of 1, 8,
+/// 16, 32 or 64 bits, a half, bfloat, float or double), if it is one.
+std::optional<AbiScalar> abiScalarOf(llvm::Type *type);
 
 /// The parameter of traced type `type`.
 AbiParameter describeHostParameter(mlir::Type type);

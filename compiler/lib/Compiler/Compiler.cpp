@@ -266,31 +266,6 @@ std::vector<KernelInfo> collectKernels(ModuleOp module) {
   return kernels;
 }
 
-/// The block type of an LLVM scalar type (a pointer, an integer of 1, 8,
-/// 16, 32 or 64 bits, a half, bfloat, float or double).
-std::optional<AbiScalar> abiScalarOf(llvm::Type *type) {
-  if (type->isPointerTy())
-    return AbiScalar::Ptr;
-  if (type->isIntegerTy())
-    switch (type->getIntegerBitWidth()) {
-    case 1: return AbiScalar::I1;
-    case 8: return AbiScalar::I8;
-    case 16: return AbiScalar::I16;
-    case 32: return AbiScalar::I32;
-    case 64: return AbiScalar::I64;
-    default: return std::nullopt;
-    }
-  if (type->isHalfTy())
-    return AbiScalar::F16;
-  if (type->isBFloatTy())
-    return AbiScalar::BF16;
-  if (type->isFloatTy())
-    return AbiScalar::F32;
-  if (type->isDoubleTy())
-    return AbiScalar::F64;
-  return std::nullopt;
-}
-
 /// The slots of host argument `argument` (of LLVM type `type`, at `offset`
 /// in the block) as `fly.abi` entry `abi` says: a parameter's data pointer
 /// or value, or its dynamic leaves (the struct's fields, each matched with

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -66,19 +67,24 @@ unsigned abiScalarBytes(AbiScalar type) {
   return 0;
 }
 
+/// The block type of an integer of `bits` bits, if it has one.
+static std::optional<AbiScalar> integerScalar(unsigned bits) {
+  switch (bits) {
+  case 1: return AbiScalar::I1;
+  case 8: return AbiScalar::I8;
+  case 16: return AbiScalar::I16;
+  case 32: return AbiScalar::I32;
+  case 64: return AbiScalar::I64;
+  default: return std::nullopt;
+  }
+}
+
 /// The block type of a scalar MLIR type, if it is one.
 static std::optional<AbiScalar> scalarOf(Type type) {
   if (type.isIndex())
     return AbiScalar::I64;
   if (auto integer = dyn_cast<IntegerType>(type))
-    switch (integer.getWidth()) {
-    case 1: return AbiScalar::I1;
-    case 8: return AbiScalar::I8;
-    case 16: return AbiScalar::I16;
-    case 32: return AbiScalar::I32;
-    case 64: return AbiScalar::I64;
-    default: return std::nullopt;
-    }
+    return integerScalar(integer.getWidth());
   if (type.isF16())
     return AbiScalar::F16;
   if (type.isBF16())
@@ -86,6 +92,22 @@ static std::optional<AbiScalar> scalarOf(Type type) {
   if (type.isF32())
     return AbiScalar::F32;
   if (type.isF64())
+    return AbiScalar::F64;
+  return std::nullopt;
+}
+
+std::optional<AbiScalar> abiScalarOf(llvm::Type *type) {
+  if (type->isPointerTy())
+    return AbiScalar::Ptr;
+  if (type->isIntegerTy())
+    return integerScalar(type->getIntegerBitWidth());
+  if (type->isHalfTy())
+    return AbiScalar::F16;
+  if (type->isBFloatTy())
+    return AbiScalar::BF16;
+  if (type->isFloatTy())
+    return AbiScalar::F32;
+  if (type->isDoubleTy())
     return AbiScalar::F64;
   return std::nullopt;
 }
