@@ -3,6 +3,8 @@
 #   <prefix>/include/fly/...                  the compiler's public headers,
 #                                             their ODS (.td) and the headers
 #                                             tablegen generated (.h.inc)
+#   <prefix>/include/fly/Cache/...            the disk cache (support/, whose
+#                                             FlyCache is in libFlyCompiler)
 #   <prefix>/include/fly/runtime/Launch.h     the launch table HostEntry uses
 #   <prefix>/lib/libFlyCompiler.so            (compiler/lib/Compiler)
 #   <prefix>/lib/cmake/FlyCompiler/           FlyCompilerConfig.cmake, its
@@ -18,6 +20,7 @@ include(CMakePackageConfigHelpers)
 set(FLY_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/FlyCompiler)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/compiler/include/fly
+                  ${PROJECT_SOURCE_DIR}/support/include/fly
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
 # Only the declarations (.h.inc) are included by public headers; the

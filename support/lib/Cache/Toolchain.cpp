@@ -1,9 +1,9 @@
 //===- Toolchain.cpp - The identity of the compiler that wrote an entry ---===//
 //
 // FLY_BUILD_IDENTITY comes from FlyBuildIdentity.inc, which the build
-// regenerates whenever a source of the compiler changes (see
-// cmake/FlyBuildIdentity.cmake); only this file includes it, so a new
-// identity recompiles this file alone.
+// regenerates whenever a source of the compiler or of this library changes
+// (support/lib/Cache/CMakeLists.txt, cmake/FlyBuildIdentity.cmake); only
+// this file includes it, so a new identity recompiles this file alone.
 //
 //===----------------------------------------------------------------------===//
 

@@ -49,10 +49,13 @@ private:
 /// "llvm 22.1.8; fly 3fa1...". Entries of another toolchain are never used.
 ///
 /// The build identity is a SHA-256 computed at build time over the contents
-/// of every file under compiler/include and compiler/lib (the sources of
-/// libFlyCompiler, ODS files and CMake files included), the cmake/ helpers,
-/// the top-level CMakeLists.txt, the C++ compiler's id and version, the
-/// build type and the C++ flags (cmake/FlyBuildIdentity.cmake). It changes
+/// of every file under compiler/include, compiler/lib and support/ (the
+/// sources of libFlyCompiler and of this library, ODS files and CMake files
+/// included), the cmake/ helpers, the top-level CMakeLists.txt, the C++
+/// compiler's id and version, the build type and the C++ flags
+/// (support/lib/Cache/CMakeLists.txt, cmake/FlyBuildIdentity.cmake). It
+/// is a constant of this library, so the runtime, which writes host objects
+/// into the cache, has it without linking the compiler. It changes
 /// whenever the compiler is rebuilt from different sources or flags, even
 /// uncommitted ones (a git commit would miss those), and it does not change
 /// when the same sources are merely rebuilt (a timestamp would, for nothing).

@@ -14,6 +14,10 @@
 // object is compiled every time, and a failing store costs nothing but the
 // next process's compile.
 //
+// Its callers are the compiler's host entry (fly/HostEntry.h) and the
+// emulator's launch table (runtime/emu): this library is below both, and
+// the runtime links it, not the compiler.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FLY_CACHE_HOSTOBJECT_H
