@@ -1,4 +1,4 @@
-"""The disk cache of SPEC §6 (compiler/lib/Cache), driven through
+"""The disk cache of SPEC §6 (support/lib/Cache), driven through
 test/tools/fly-cache-tool: keys, the entry format, invalid entries that must
 never be loaded, builds that fail, processes and threads racing for one
 entry, and the environment variables."""

@@ -117,7 +117,7 @@ def test_dump_ir_writes_every_stage(env, tmp_path):
     flyc.compile(mod.tiled_copy, *args)
     files = sorted(os.listdir(tmp_path / "tiled_copy"))
     assert files[0] == "00-input.mlir"
-    assert "01-fly-rewrite-func-signature.mlir" in files
+    assert files[1:3] == ["01-fly-check-launches.mlir", "02-fly-rewrite-func-signature.mlir"]
     assert any(f.endswith("-convert-fly-to-rocdl.mlir") for f in files)
     assert any(f.endswith("-gpu-module-to-binary.mlir") for f in files)
     # Every file names its pass (no nameless nested-pipeline adaptors), in

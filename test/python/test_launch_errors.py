@@ -195,6 +195,39 @@ def test_lds_limits_follow_the_chip(compile_only):
         assert (e.value.filename, e.value.lineno) == (THIS_FILE, _LINES["with_lds"])
 
 
+@flyc.kernel
+def with_static_lds(A: fx.Tensor, B: fx.Tensor):
+    fx.SharedAllocator().allocate(40000)
+    i = fx.block_idx.x * 64 + fx.thread_idx.x
+    B[i] = A[i] + 1.0
+
+
+def test_static_lds_counts_against_the_chip(compile_only):
+    """The kernel's static LDS plus the launch's dynamic LDS against the
+    chip's LDS per workgroup (the compiler's check: the static part is
+    known only there), located at the launch line."""
+
+    def launcher(smem):
+        @flyc.jit
+        def static_and_dynamic(A, B):
+            with_static_lds(A, B).launch(grid=(1, 1, 1), block=(64, 1, 1), smem=smem)  # L:static_lds
+        return static_and_dynamic
+
+    a = np.zeros(64, np.float32)
+    for chip, limit in [("gfx942", 65536), ("gfx950", 163840)]:
+        compile_only(chip)
+        with pytest.raises(TraceError) as e:
+            launcher(limit - 39999)(a, a)
+        assert (e.value.filename, e.value.lineno) == (THIS_FILE, _LINES["static_lds"])
+        assert re.fullmatch(
+            rf"launch of kernel with_static_lds: the kernel's (\d+) bytes of static LDS and "
+            rf"smem={limit - 39999} bytes of dynamic LDS exceed the {limit} bytes of LDS a "
+            rf"workgroup can have on {chip}", e.value.bare_message)
+        static = int(re.search(r"kernel's (\d+) bytes", e.value.bare_message).group(1))
+        assert static >= 40000  # the allocation, padding for alignment aside
+        assert launcher(limit - static)(a, a) is None  # at the limit: compiles
+
+
 def test_chip_table():
     """The launch checks read the compiler's chip table (fly/Arch/Chip.h)."""
     lds = {c: _fly.chip_info(c)["lds_bytes_per_workgroup"] for c in _fly.supported_chips()}

@@ -38,10 +38,12 @@ Error pipelineError(Stage stage, const llvm::Twine &message) {
 
 const char *boolText(bool value) { return value ? "true" : "false"; }
 
-/// A. pre_binary: Fly -> ROCDL.
+/// A. pre_binary: Fly -> ROCDL. The launches are checked against the chip
+/// first, on the input as it came.
 std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
                                       const PipelineOptions &) {
   return {
+      {"", "fly-check-launches", llvm::formatv("chip={0}", chip.name)},
       {"", "fly-rewrite-func-signature", ""},
       {"", "fly-canonicalize", ""},
       {"", "fly-layout-lowering", ""},

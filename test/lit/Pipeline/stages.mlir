@@ -46,6 +46,7 @@
 // convert-gpu-to-rocdl and fly-rocdl-cluster-attr.
 // RUN: fly-compile --chip=gfx942 --stage=pre_binary --print-pipeline | FileCheck %s --check-prefix=A
 // A:      builtin.module(
+// A-NEXT:   fly-check-launches{chip=gfx942},
 // A-NEXT:   fly-rewrite-func-signature,
 // A-NEXT:   fly-canonicalize,
 // A-NEXT:   fly-layout-lowering,

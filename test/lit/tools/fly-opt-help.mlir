@@ -3,6 +3,7 @@
 // RUN: fly-opt --help | FileCheck %s
 
 // CHECK-DAG: --convert-rocdl-to-emu {{.*}}- Rewrite the ROCDL kernels of a gpu.module into host code for the CPU emulator
+// CHECK-DAG: --fly-check-launches {{.*}}- Check the static sizes of each gpu.launch_func against the chip and the kernel
 // CHECK-DAG: --convert-fly-to-rocdl {{.*}}- Lower fly pointers, memory accesses and atom calls to the llvm dialect
 // CHECK-DAG: --fly-convert-atom-call-to-ssa-form {{.*}}- Atom calls on register fragments become value-form calls
 // CHECK-DAG: --fly-canonicalize {{.*}}- Fold every Fly op whose result is fully static to its normal form

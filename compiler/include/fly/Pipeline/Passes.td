@@ -1,7 +1,7 @@
 //===- Passes.td - Passes of the pipeline library ----------*- tablegen -*-===//
 //
-// Passes that carry PipelineOptions into the IR; each is one file in
-// lib/Pipeline.
+// Passes that carry PipelineOptions into the IR or check it against them;
+// each is one file in lib/Pipeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +9,42 @@
 #define FLY_PIPELINE_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def FlyCheckLaunches : Pass<"fly-check-launches", "::mlir::ModuleOp"> {
+  let summary = "Check the static sizes of each gpu.launch_func against the "
+                "chip and the kernel";
+  let description = [{
+    Every `gpu.launch_func` whose sizes are constants is checked against
+    the chip's limits (fly/Arch/Chip.h) and what the launched kernel
+    declares; a size that is not a constant is left to the runtime. In
+    order, the first failure of a launch is reported, as an error at the
+    launch's location:
+
+      - each grid and block dimension is at least 1 and at most 4294967295
+        (the launch's 32-bit limit);
+      - a fully static block has at most the chip's maximum workgroup size
+        of work-items;
+      - a static block dimension equals the kernel's known block size
+        (`known_block_size` of a `gpu.func`, `gpu.known_block_size` of
+        another function) where the kernel has one;
+      - the dynamic LDS size is not negative;
+      - the kernel's static LDS plus a constant dynamic LDS size fit the
+        chip's LDS per workgroup. The static LDS is the bytes of the
+        workgroup (address space 3) `llvm.mlir.global`s the kernel refers
+        to, directly or through the functions it calls, plus the
+        workgroup attributions of a `gpu.func`; padding between them is
+        not counted, so that no launch that fits is rejected.
+
+    The messages start with `launch of kernel NAME: `, NAME being the
+    name of the kernel function's location when it is a name location
+    (`loc("name"(...))`) and its symbol otherwise. Every launch is checked;
+    the pass fails when any of them failed. It changes nothing.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip whose limits apply">,
+  ];
+}
 
 def FlyROCDLKernelAttrs
     : Pass<"fly-rocdl-kernel-attrs", "::mlir::gpu::GPUModuleOp"> {

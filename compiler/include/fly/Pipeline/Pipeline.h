@@ -6,7 +6,8 @@
 // fly-compile, the Python package and libFlyCompiler all build their
 // pipelines here.
 //
-//   A pre_binary   Fly -> ROCDL     (the Fly passes, then convert-gpu-to-rocdl)
+//   A pre_binary   Fly -> ROCDL     (fly-check-launches, the Fly passes, then
+//                                    convert-gpu-to-rocdl)
 //   B binary_prep  ROCDL -> LLVM    (rocdl-attach-target, conversions to llvm)
 //   C binary       gpu.module -> gpu.binary holding the code object
 //   emulator       ROCDL -> host    (convert-rocdl-to-emu and the vector and
@@ -96,7 +97,7 @@ llvm::Error buildStages(OpPassManager &pm, Stage first, Stage last,
 ///    waves-per-eu and maxnreg (the fields of PipelineOptions);
 ///  - every pass the stages name: the Fly and FlyROCDL passes,
 ///    convert-rocdl-to-emu, the passes of this library
-///    (fly-rocdl-kernel-attrs) and the upstream ones.
+///    (fly-check-launches, fly-rocdl-kernel-attrs) and the upstream ones.
 void registerFlyPipelines();
 
 } // namespace mlir::fly

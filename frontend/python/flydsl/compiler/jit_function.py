@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import re
 import sys
 import time
 import weakref
@@ -268,7 +269,7 @@ class JitFunction:
         try:
             objects, kernels, host_module, host_functions = backend.compile(text, options)
         except _fly.Error as err:
-            error = CompileError(f"{self.name}: {_with_source_lines(str(err))}")
+            error = _compile_error(self.name, str(err))
             if options.show_stacktrace:
                 raise error from err
             raise error from None
@@ -280,6 +281,30 @@ class JitFunction:
         if options.dump_asm and not emulator:
             sys.stderr.write(f"// ISA of {self.name} ({options.arch})\n{compiled.isa()}\n")
         return compiled
+
+
+class LaunchError(TraceError, CompileError):
+    """A launch the compiler rejects (its fly-check-launches pass): a static
+    grid, block or LDS size beyond the chip's limits or against the
+    kernel's known_block_size. Located at the launch's line; a TraceError
+    as well, as the launch is the user's code the trace ran."""
+
+
+# The pass's errors: at the launch's location, naming the kernel first.
+_LAUNCH_ERROR = re.compile(r"^(.+):(\d+):\d+: error: (launch of kernel .*)$")
+
+
+def _compile_error(name: str, diagnostics: str) -> CompileError:
+    """The error of a failed compile of function `name`: a LaunchError at
+    the user's launch line when the first diagnostic is a launch check's
+    (the others, if any, follow it), else a CompileError with every
+    diagnostic and its source line."""
+    first, _, rest = diagnostics.partition("\n")
+    m = _LAUNCH_ERROR.match(first)
+    if m is None:
+        return CompileError(f"{name}: {_with_source_lines(diagnostics)}")
+    message = m.group(3) + ("\n" + _with_source_lines(rest) if rest.strip() else "")
+    return LaunchError(message, m.group(1), int(m.group(2)))
 
 
 def _with_source_lines(diagnostics: str) -> str:

@@ -1,8 +1,8 @@
 """@flyc.kernel: a device function traced into a `gpu.func` of its own
 gpu.module. Calling it while a @flyc.jit function is traced binds the
 arguments and returns a launcher; `.launch(grid=, block=, smem=, stream=)`
-checks the launch against the chip, traces the body (once per argument
-types, Constexpr values and block size) and emits the `gpu.launch_func`.
+traces the body (once per argument types, Constexpr values and block size)
+and emits the `gpu.launch_func`, which the compiler checks against the chip.
 
 The body is traced at the launch, not at the call, because what it may ask
 of the launch is known only then: `fx.known_block_size()` is the kernel's
@@ -11,15 +11,25 @@ dimensions are Python ints (the gpu.func then carries it as its
 known_block_size, as FlyDSL's does). While the body is traced,
 `KernelTrace.current()` is the kernel's record of the shared memory its
 SharedAllocators take: static LDS globals of its gpu.module, and the bytes
-of dynamic LDS a launch without `smem=` provides."""
+of dynamic LDS a launch without `smem=` provides.
+
+The limits of a launch (grid and block dimensions, work-items per
+workgroup, the kernel's known_block_size, static plus dynamic LDS against
+the chip's table) are checked by the compiler's fly-check-launches pass,
+the first of the pipeline, on the traced `gpu.launch_func`; its error at
+the launch's location becomes a LaunchError at the `.launch(` line
+(jit_function.py). Checked here is only what never reaches that IR: the
+Python types and number of the dimensions, values an index or the i32 LDS
+size cannot hold, and `smem=` against the bytes the kernel's dynamic
+SharedAllocator hands out. The gpu.func's location is a name location
+with the kernel's Python name, the name the pass's messages give (the
+symbol may have a suffix)."""
 
 from __future__ import annotations
 
 import itertools
 
-from .. import _fly
 from ..tracing.ast_rewriter import rewrite
-from .env import Environment
 from ..tracing.errors import TraceError
 from ..tracing.ir import _loc_text, parse_type, user_location
 from ..tracing.trace import KernelTrace, Trace
@@ -31,6 +41,9 @@ from ..expr.typing import IntTuple
 
 
 _symbols = itertools.count()
+
+_INDEX_MIN, _INDEX_MAX = -(1 << 63), (1 << 63) - 1  # a launch dimension's index
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1  # dynamic_shared_memory_size, known_block_size
 
 
 def _block_size(value, what: str):
@@ -96,6 +109,13 @@ class Kernel:
             b.pop_block()
         symbol = f"{self.name}_{next(_symbols)}" if any(
             s.startswith(f"{self.name}_module::") for s, _ in trace.kernels.values()) else self.name
+        # The gpu.func's location: the kernel's name (the launch checks'
+        # messages name it so), at its definition.
+        code = getattr(self.fn, "__code__", None)
+        where = (_loc_text((code.co_filename, code.co_firstlineno, 1))[len("loc("):-1]
+                 if code else "unknown")
+        escaped = self.name.replace("\\", "\\\\").replace('"', '\\"')
+        name_loc = f'loc("{escaped}"({where}))'
         attrs = ""
         if block_size:
             attrs = (" attributes {known_block_size = array<i32: "
@@ -105,7 +125,7 @@ class Kernel:
         module_ops = "".join(line + "\n" for line in record.globals)
         trace.gpu_modules.append(
             f"gpu.module @{symbol}_module {{\n{module_ops}"
-            f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}}\n}}")
+            f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}} {name_loc}\n}}")
         dynamic_bytes = record.dynamic_smem.allocated_bytes if record.dynamic_smem else 0
         return f"{symbol}_module::@{symbol}", dynamic_bytes
 
@@ -159,14 +179,23 @@ class Launcher:
             if not 1 <= len(x) <= 3:
                 fail(f"{what}={x} has {len(x)} dimensions; give 1 to 3")
             x = x + (1,) * (3 - len(x))
-            return x, [static(f"{what} dimension {'xyz'[i]}", d) for i, d in enumerate(x)]
+            values = [static(f"{what} dimension {'xyz'[i]}", d) for i, d in enumerate(x)]
+            for axis, v in zip("xyz", values):
+                # (Larger values than an index holds cannot reach the IR
+                # that fly-check-launches checks.)
+                if v is not None and not _INDEX_MIN <= v <= _INDEX_MAX:
+                    fail(f"{what} dimension {axis} is {v}, which a 64-bit index cannot hold")
+            return x, values
 
         grid, grid_static = dims("grid", grid)
         block, block_static = dims("block", block)
         smem_static = None if smem is None else static("smem", smem)
-        self._check(fail, grid_static, block_static, None)
+        if smem_static is not None and not _I32_MIN <= smem_static <= _I32_MAX:
+            fail(f"smem={smem_static} bytes of dynamic LDS do not fit the launch's 32-bit size")
+        # A static block becomes the body's known block size only when the
+        # attribute can hold it; fly-check-launches rejects the others.
         block_size = self.kernel.known_block_size
-        if block_size is None and None not in block_static:
+        if block_size is None and all(v is not None and 1 <= v <= _I32_MAX for v in block_static):
             block_size = tuple(block_static)
         symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size)
         if smem is None:
@@ -174,7 +203,6 @@ class Launcher:
         elif smem_static is not None and 0 <= smem_static < dynamic_bytes:
             fail(f"smem={smem_static} bytes are fewer than the {dynamic_bytes} bytes the "
                  "kernel's SharedAllocator(static=False) hands out")
-        self._check(fail, grid_static, block_static, smem_static)
 
         g, t = [as_index(d) for d in grid], [as_index(d) for d in block]
         line = "gpu.launch_func "
@@ -199,42 +227,6 @@ class Launcher:
         if self.operands:
             line += " args(" + ", ".join(f"{o.ir.name} : {o.ir.type}" for o in self.operands) + ")"
         b.raw(line + " " + _loc_text((file, lineno, col)))
-
-    def _check(self, fail, grid, block, smem) -> None:
-        """The launch's static dimensions and LDS against the chip's limits
-        and the kernel's known_block_size (None: a dynamic value, checked by
-        the runtime when the launch runs)."""
-        chip = _fly.chip_info(Environment.current().arch)
-        max_items = chip["max_workgroup_size"]
-
-        def text(d):
-            return "(" + ", ".join("?" if v is None else str(v) for v in d) + ")"
-
-        for what, d in (("block", block), ("grid", grid)):
-            for axis, v in zip("xyz", d):
-                if v is not None and v < 1:
-                    fail(f"{what}={text(d)}: dimension {axis} is {v}; each dimension "
-                         "must be at least 1")
-                if v is not None and v > 0xFFFFFFFF:
-                    fail(f"{what}={text(d)}: dimension {axis} is {v}, beyond the "
-                         "launch's 32-bit limit of 4294967295")
-        if None not in block:
-            items = block[0] * block[1] * block[2]
-            if items > max_items:
-                fail(f"block={text(block)} is a workgroup of {items} work-items, over the "
-                     f"limit of {max_items} work-items per workgroup")
-        known = self.kernel.known_block_size
-        if known:
-            if any(v is not None and v != k for v, k in zip(block, known)):
-                fail(f"block={text(block)} contradicts the kernel's "
-                     f"known_block_size={known}")
-        if smem is not None:
-            if smem < 0:
-                fail(f"smem={smem}: the dynamic LDS size cannot be negative")
-            limit = chip["lds_bytes_per_workgroup"]
-            if smem > limit:
-                fail(f"smem={smem} bytes of dynamic LDS exceed the {limit} bytes of LDS "
-                     f"a workgroup can have on {chip['name']}")
 
 
 def kernel(fn=None, *, name: str | None = None, known_block_size=None):
