@@ -1,0 +1,6 @@
+"""`python -m flydsl`: the flydsl command."""
+import sys
+
+from flydsl.cli import main
+
+sys.exit(main())

@@ -1,0 +1,251 @@
+"""The flydsl command: `flydsl env`, `flydsl cache ...`, `flydsl layout ...`.
+
+`main(argv=None) -> int` is the entry point (console script or
+`python -m flydsl`)."""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+__all__ = ["main"]
+
+
+def _fly():
+    from flydsl import _fly
+    return _fly
+
+
+# ---------------------------------------------------------------- env
+
+def _env_data():
+    import flydsl
+    fly = _fly()
+    status = dict(fly.hip_runtime_status())
+    chips = []
+    for name in fly.supported_chips():
+        info = fly.chip_info(name)
+        matrix = [m for m, has in (("mfma", info["has_mfma"]), ("wmma", info["has_wmma"])) if has]
+        chips.append({"name": name, "family": info["family"], "wave_size": info["wave_size"],
+                      "lds_bytes": info["lds_bytes_per_workgroup"],
+                      "max_workgroup_size": info["max_workgroup_size"], "matrix": matrix})
+    return {
+        "version": flydsl.__version__,
+        "toolchain_identity": fly.toolchain_identity(),
+        "llvm_version": (re.search(r"llvm ([0-9][0-9.]*)", fly.toolchain_identity()) or [None, None])[1],
+        "hip": {"library_found": bool(status.get("library_found")),
+                "library": status.get("path") or status.get("library"),
+                "device_count": status.get("device_count", 0),
+                "error": status.get("error")},
+        "emulator": True,
+        "chips": chips,
+    }
+
+
+def _table(rows):
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def _cmd_env(args):
+    data = _env_data()
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    hip = data["hip"]
+    print(f"flydsl {data['version']}")
+    print(f"toolchain: {data['toolchain_identity']}")
+    print(f"LLVM: {data['llvm_version']}")
+    if hip["library_found"]:
+        print(f"HIP runtime: {hip['library']} loads, {hip['device_count']} device(s)")
+    else:
+        print("HIP runtime: libamdhip64.so not found")
+    if hip["error"]:
+        print(f"  {hip['error']}")
+    print("emulator: available")
+    print()
+    rows = [("chip", "family", "wave", "LDS bytes", "max WG", "matrix")]
+    for c in data["chips"]:
+        rows.append((c["name"], c["family"], c["wave_size"], c["lds_bytes"],
+                     c["max_workgroup_size"], ",".join(c["matrix"]) or "-"))
+    print("\n".join(_table(rows)))
+    return 0
+
+
+# ---------------------------------------------------------------- cache
+
+_ENTRY = re.compile(r"^[0-9a-f]{64}\.flyc$")
+
+
+def _cache_dir():
+    from flydsl.compiler.env import Environment
+    return Environment.read().cache_dir
+
+
+def _entries(directory):
+    """(path, digest, size, mtime) of every complete entry; temp files of an
+    entry being written (`*.flyc.tmp-*`) and lock files are not entries."""
+    out = []
+    if not os.path.isdir(directory):
+        return out
+    for sub in sorted(os.listdir(directory)):
+        d = os.path.join(directory, sub)
+        if len(sub) != 2 or not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if not _ENTRY.match(name):
+                continue
+            path = os.path.join(d, name)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            out.append((path, name[:-5], st.st_size, st.st_mtime))
+    return out
+
+
+def _age(seconds):
+    for unit, n in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= n:
+            return f"{int(seconds // n)}{unit}"
+    return f"{int(seconds)}s"
+
+
+def _duration(text):
+    m = re.fullmatch(r"\s*(\d+)\s*([smhd])\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"invalid duration {text!r}: expected a number and a unit s, m, h or d (e.g. 7d, 12h, 30m)")
+    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+
+
+def _remove(entries):
+    removed, nbytes = 0, 0
+    for path, _, size, _ in entries:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            continue
+        removed += 1
+        nbytes += size
+    return removed, nbytes
+
+
+def _cmd_cache(args):
+    directory = _cache_dir()
+    if args.cache_cmd == "info":
+        if os.path.isdir(directory):
+            directory = _fly().DiskCache.open(directory).directory
+        entries = _entries(directory)
+        print(f"directory: {directory}")
+        print(f"entries: {len(entries)}")
+        print(f"bytes: {sum(e[2] for e in entries)}")
+    elif args.cache_cmd == "list":
+        now = time.time()
+        for _, digest, size, mtime in _entries(directory):
+            print(f"{digest[:16]}  {size:>10}  {_age(max(0.0, now - mtime))}")
+    elif args.cache_cmd == "clear":
+        n, b = _remove(_entries(directory))
+        print(f"removed {n} entries ({b} bytes) from {directory}")
+    elif args.cache_cmd == "prune":
+        cutoff = time.time() - args.older_than
+        n, b = _remove([e for e in _entries(directory) if e[3] < cutoff])
+        print(f"removed {n} entries ({b} bytes) older than {_age(args.older_than)} from {directory}")
+    return 0
+
+
+# ---------------------------------------------------------------- layout
+
+class _UserError(Exception):
+    pass
+
+
+def _layout_indices(text):
+    """(shape, indices) of a layout, evaluated by the compiler's algebra."""
+    fly = _fly()
+    try:
+        layout = fly.parse_type(f"!fly.layout<{text}>")
+        shape = fly.infer("fly.get_shape", [layout])[0].value
+    except Exception as err:
+        raise _UserError(f"invalid layout {text!r}: {err}") from None
+    if shape is None or (isinstance(shape, tuple) and any(not isinstance(s, int) for s in shape)):
+        raise _UserError(f"layout {text!r}: the grid needs a static shape of rank 1 or 2 with integer modes")
+    if isinstance(shape, int):
+        shape = (shape,)
+    if len(shape) > 2:
+        raise _UserError(f"layout {text!r} has rank {len(shape)}; only rank-1 and rank-2 layouts are drawn")
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    grid = []
+    for i in range(rows):
+        row = []
+        for j in range(cols):
+            crd = f"{j}" if len(shape) == 1 else f"({i},{j})"
+            res = fly.infer("fly.crd2idx", [fly.parse_type(f"!fly.int_tuple<{crd}>"), layout])[0]
+            row.append(res.value)
+        grid.append(row)
+    return shape, grid
+
+
+_COLOURS = [31, 32, 33, 34, 35, 36]
+
+
+def _cmd_layout(args):
+    shape, grid = _layout_indices(args.layout)
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    width = max(len(str(v)) for row in grid for v in row)
+    cw = max(width, len(str(len(grid[0]) - 1)))
+    print(f"{args.layout}")
+    if len(shape) == 2:
+        print(" " * (len(str(len(grid) - 1)) + 2) + " ".join(str(j).rjust(cw) for j in range(len(grid[0]))))
+    for i, row in enumerate(grid):
+        cells = []
+        for v in row:
+            s = str(v).rjust(cw)
+            if colour:
+                s = f"\x1b[{_COLOURS[v % len(_COLOURS)]}m{s}\x1b[0m"
+            cells.append(s)
+        lead = (str(i).rjust(len(str(len(grid) - 1))) + "| ") if len(shape) == 2 else ""
+        print(lead + " ".join(cells))
+    return 0
+
+
+# ---------------------------------------------------------------- main
+
+def _parser():
+    p = argparse.ArgumentParser(prog="flydsl", description="The FlyDSL command-line tool.")
+    sub = p.add_subparsers(dest="cmd", metavar="VERB")
+    sub.required = True
+    e = sub.add_parser("env", help="version, toolchain, runtimes and the chip table",
+                       description="Show the version, toolchain identity, runtimes and chip table.")
+    e.add_argument("--json", action="store_true", help="machine-readable output")
+    e.set_defaults(func=_cmd_env)
+    c = sub.add_parser("cache", help="inspect or clean the disk cache",
+                       description="The disk cache (FLYDSL_RUNTIME_CACHE_DIR, default ~/.flydsl/cache).")
+    cs = c.add_subparsers(dest="cache_cmd", metavar="ACTION")
+    cs.required = True
+    cs.add_parser("info", help="directory, entries, bytes", description="Directory, entry count, bytes.")
+    cs.add_parser("list", help="one line per entry: key prefix, size, age",
+                  description="One line per entry: key prefix, size in bytes, age.")
+    cs.add_parser("clear", help="remove all entries", description="Remove every entry.")
+    pr = cs.add_parser("prune", help="remove entries older than a duration",
+                       description="Remove entries older than DURATION (e.g. 7d, 12h, 30m).")
+    pr.add_argument("--older-than", required=True, type=_duration, metavar="DURATION")
+    c.set_defaults(func=_cmd_cache)
+    lay = sub.add_parser("layout", help="draw a layout as a grid of indices",
+                         description="Draw a layout, e.g. \"(4,8):(1,4)\": rows = first mode, "
+                                     "columns = second mode, each cell the index it maps to.")
+    lay.add_argument("layout", help="the layout, in the type syntax: shape:stride")
+    lay.set_defaults(func=_cmd_layout)
+    return p
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except _UserError as err:
+        print(f"flydsl {args.cmd}: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
