@@ -365,9 +365,10 @@ def _torch_dtype(element: str):
     `element`: the signed one of each width (the Python path takes the
     unsigned ones too, as the same element), None without torch."""
     torch = sys.modules.get("torch")
-    if torch is None:
+    name = args_mod.ELEMENT_NAMES.get(element)
+    if torch is None or name is None:
         return None
-    return getattr(torch, args_mod.ELEMENT_NAMES[element], None)
+    return getattr(torch, name, None)
 
 
 def _same_constant(value, compiled) -> bool:
