@@ -418,3 +418,41 @@ def test_toolchain_identity_reaches_python():
     from flydsl import _fly
     identity = _fly.toolchain_identity()
     assert isinstance(identity, str) and identity.startswith("llvm 22.") and "fly " in identity
+
+
+# --- listing and removing entries (what `python -m flydsl cache` uses) ---------
+
+
+def test_entries_lists_complete_entries_and_remove_deletes_one(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "frontend" / "python"))
+    from flydsl import _fly
+
+    cache = _fly.DiskCache.open(str(tmp_path))
+    cache.store([("k", "1")], b"x" * 10)
+    cache.store([("k", "2")], b"y" * 2000)
+    paths = {Path(cache.entry_path([("k", "1")])), Path(cache.entry_path([("k", "2")]))}
+    # an entry being written and a lock file are not entries
+    sub = next(iter(paths)).parent
+    (sub / (next(iter(paths)).stem + ".flyc.tmp-abcd1234")).write_bytes(b"partial")
+    (sub / (next(iter(paths)).stem + ".lock")).write_bytes(b"")
+    (tmp_path / "zz").mkdir()
+    (tmp_path / "zz" / ("0" * 64 + ".flyc")).write_bytes(b"misplaced")  # not under its prefix
+    os.utime(cache.entry_path([("k", "1")]), (1_000_000_000, 1_000_000_000))
+
+    entries = cache.entries()
+    assert {Path(p) for _, p, _, _ in entries} == paths
+    for digest, path, size, modified in entries:
+        assert Path(path).name == digest + ".flyc" and Path(path).parent.name == digest[:2]
+        assert size == os.path.getsize(path)
+        assert modified == int(os.stat(path).st_mtime)
+    assert sorted(modified for *_, modified in entries)[0] == 1_000_000_000
+
+    old = next(d for d, p, _, _ in entries if Path(p) == Path(cache.entry_path([("k", "1")])))
+    assert cache.remove(old) is True
+    assert cache.remove(old) is False  # already gone
+    assert cache.lookup([("k", "1")]) is None and cache.lookup([("k", "2")]) == b"y" * 2000
+    assert len(cache.entries()) == 1
+    with pytest.raises(Exception, match="names no cache entry"):
+        cache.remove("../../etc/passwd")

@@ -539,3 +539,28 @@ def test_a_traceback_ends_in_the_users_code(fly_env, how):
         call()
     frames, ours = _frames(e.value)
     assert len(ours) > 1 and frames[-1].filename != THIS_FILE
+
+
+def test_sizes_the_ir_cannot_hold_are_trace_errors(compile_only):
+    """What never reaches fly-check-launches' IR intact is checked at the
+    launch: a dimension beyond a 64-bit index, smem beyond the i32 size."""
+    compile_only("gfx942")
+
+    @flyc.jit
+    def huge_grid(A, B):
+        add_one(A, B).launch(grid=(1 << 63, 1, 1), block=(64, 1, 1))  # L:huge_grid
+
+    @flyc.jit
+    def huge_smem(A, B):
+        add_one(A, B).launch(grid=(1, 1, 1), block=(64, 1, 1), smem=1 << 31)  # L:huge_smem
+
+    a = np.zeros(64, np.float32)
+    for fn, marker, message in (
+            (huge_grid, "huge_grid", f"grid dimension x is {1 << 63}, which a 64-bit index "
+                                     "cannot hold"),
+            (huge_smem, "huge_smem", f"smem={1 << 31} bytes of dynamic LDS do not fit the "
+                                     "launch's 32-bit size")):
+        with pytest.raises(TraceError) as e:
+            fn(a, a)
+        assert message in e.value.bare_message
+        assert (e.value.filename, e.value.lineno) == (THIS_FILE, _LINES[marker])

@@ -80,6 +80,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -180,9 +181,11 @@ bool bufferFormat(const std::string &element, std::string &formats,
 // The argument block's description, as the front end holds it
 //===----------------------------------------------------------------------===//
 
+/// The names of fly::AbiParameter::Kind, in its order.
+static const char *const kParameterKinds[] = {"tensor", "pointer", "scalar",
+                                               "handle", "other"};
+
 nb::dict hostFunctionDict(const fly::HostFunctionInfo &f) {
-  static const char *const kinds[] = {"tensor", "pointer", "scalar", "handle",
-                                      "other"};
   nb::dict d;
   d["name"] = f.name;
   d["original_type"] = f.originalType;
@@ -200,7 +203,7 @@ nb::dict hostFunctionDict(const fly::HostFunctionInfo &f) {
   nb::list parameters;
   for (const fly::AbiParameter &p : f.parameters) {
     nb::dict pd;
-    pd["kind"] = kinds[size_t(p.kind)];
+    pd["kind"] = kParameterKinds[size_t(p.kind)];
     pd["type"] = p.type;
     pd["element"] = p.element;
     pd["alignment"] = p.alignment;
@@ -249,12 +252,10 @@ fly::HostFunctionInfo hostFunctionOf(nb::handle object) {
       nb::dict pd = nb::borrow<nb::dict>(item);
       fly::AbiParameter p;
       std::string kind = nb::cast<std::string>(pd["kind"]);
-      static const char *const kinds[] = {"tensor", "pointer", "scalar",
-                                          "handle", "other"};
       size_t k = 0;
-      while (k < 5 && kind != kinds[k])
+      while (k < std::size(kParameterKinds) && kind != kParameterKinds[k])
         ++k;
-      if (k == 5)
+      if (k == std::size(kParameterKinds))
         bad("unknown parameter kind " + kind);
       p.kind = fly::AbiParameter::Kind(k);
       p.type = nb::cast<std::string>(pd["type"]);

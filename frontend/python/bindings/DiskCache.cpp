@@ -52,6 +52,27 @@ void registerDiskCache(nb::module_ &m) {
           "directory"_a, "The cache in `directory`, created if missing")
       .def_prop_ro("directory",
                    [](const DiskCache &c) { return c.directory().str(); })
+      .def(
+          "entries",
+          [](const DiskCache &c) {
+            auto entries = c.entries();
+            if (!entries)
+              raiseError(entries.takeError());
+            nb::list out;
+            for (const fly::cache::CacheEntry &e : *entries)
+              out.append(nb::make_tuple(e.digest, e.path, e.size, e.modified));
+            return out;
+          },
+          "Every complete entry: [(digest, path, bytes, modified seconds)]")
+      .def(
+          "remove",
+          [](const DiskCache &c, const std::string &digest) {
+            auto removed = c.remove(digest);
+            if (!removed)
+              raiseError(removed.takeError());
+            return *removed;
+          },
+          "digest"_a, "Deletes the entry named `digest`: False when there was none")
       .def("entry_path",
            [](const DiskCache &c, const Fields &fields) {
              return c.entryPath(keyOf(fields));

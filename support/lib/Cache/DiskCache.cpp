@@ -202,6 +202,58 @@ std::string DiskCache::entryStem(StringRef digest) const {
   return std::string(stem);
 }
 
+/// Whether `name` is a digest: 64 lowercase hex digits.
+static bool isDigest(StringRef name) {
+  return name.size() == 64 &&
+         llvm::all_of(name, [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); });
+}
+
+Expected<std::vector<CacheEntry>> DiskCache::entries() const {
+  std::vector<CacheEntry> found;
+  std::error_code ec;
+  for (fs::directory_iterator sub(dir, ec), end; !ec && sub != end;
+       sub.increment(ec)) {
+    StringRef prefix = sys::path::filename(sub->path());
+    if (prefix.size() != 2)
+      continue;
+    for (fs::directory_iterator file(sub->path(), ec); !ec && file != end;
+         file.increment(ec)) {
+      StringRef name = sys::path::filename(file->path());
+      if (!name.consume_back(".flyc") || !isDigest(name) ||
+          !name.starts_with(prefix))
+        continue;
+      fs::file_status status;
+      if (fs::status(file->path(), status))
+        continue; // removed meanwhile
+      found.push_back({name.str(), file->path(), status.getSize(),
+                       sys::toTimeT(status.getLastModificationTime())});
+    }
+    if (ec == errc::no_such_file_or_directory)
+      ec.clear();
+  }
+  if (ec && ec != errc::no_such_file_or_directory)
+    return createStringError(ec, "reading the cache directory " + dir + ": " +
+                                     ec.message());
+  llvm::sort(found, [](const CacheEntry &a, const CacheEntry &b) {
+    return a.digest < b.digest;
+  });
+  return found;
+}
+
+Expected<bool> DiskCache::remove(StringRef digest) const {
+  if (!isDigest(digest))
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + digest + "' names no cache entry");
+  std::error_code ec = fs::remove(entryStem(digest) + ".flyc",
+                                  /*IgnoreNonExisting=*/false);
+  if (ec == errc::no_such_file_or_directory)
+    return false;
+  if (ec)
+    return createStringError(ec, "removing cache entry " + digest + ": " +
+                                     ec.message());
+  return true;
+}
+
 std::string DiskCache::entryPath(const CacheKey &key) const {
   return entryStem(entryDigest(key)) + ".flyc";
 }

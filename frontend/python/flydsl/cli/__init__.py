@@ -75,34 +75,21 @@ def _cmd_env(args):
 
 # ---------------------------------------------------------------- cache
 
-_ENTRY = re.compile(r"^[0-9a-f]{64}\.flyc$")
-
-
 def _cache_dir():
     from flydsl.compiler.env import Environment
     return Environment.read().cache_dir
 
 
-def _entries(directory):
-    """(path, digest, size, mtime) of every complete entry; temp files of an
-    entry being written (`*.flyc.tmp-*`) and lock files are not entries."""
-    out = []
-    if not os.path.isdir(directory):
-        return out
-    for sub in sorted(os.listdir(directory)):
-        d = os.path.join(directory, sub)
-        if len(sub) != 2 or not os.path.isdir(d):
-            continue
-        for name in sorted(os.listdir(d)):
-            if not _ENTRY.match(name):
-                continue
-            path = os.path.join(d, name)
-            try:
-                st = os.stat(path)
-            except FileNotFoundError:
-                continue
-            out.append((path, name[:-5], st.st_size, st.st_mtime))
-    return out
+def _cache(directory):
+    """The disk cache in `directory`, or None when there is none yet (the
+    listing verbs create nothing)."""
+    return _fly().DiskCache.open(directory) if os.path.isdir(directory) else None
+
+
+def _entries(cache):
+    """[(digest, path, bytes, modified)] of every complete entry, as the
+    C++ cache finds them (a file being written is none)."""
+    return cache.entries() if cache is not None else []
 
 
 def _age(seconds):
@@ -120,37 +107,35 @@ def _duration(text):
     return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
 
 
-def _remove(entries):
+def _remove(cache, entries):
     removed, nbytes = 0, 0
-    for path, _, size, _ in entries:
-        try:
-            os.remove(path)
-        except FileNotFoundError:
-            continue
-        removed += 1
-        nbytes += size
+    for digest, _, size, _ in entries:
+        if cache.remove(digest):
+            removed += 1
+            nbytes += size
     return removed, nbytes
 
 
 def _cmd_cache(args):
     directory = _cache_dir()
+    cache = _cache(directory)
+    entries = _entries(cache)
+    if cache is not None:
+        directory = cache.directory
     if args.cache_cmd == "info":
-        if os.path.isdir(directory):
-            directory = _fly().DiskCache.open(directory).directory
-        entries = _entries(directory)
         print(f"directory: {directory}")
         print(f"entries: {len(entries)}")
         print(f"bytes: {sum(e[2] for e in entries)}")
     elif args.cache_cmd == "list":
         now = time.time()
-        for _, digest, size, mtime in _entries(directory):
-            print(f"{digest[:16]}  {size:>10}  {_age(max(0.0, now - mtime))}")
+        for digest, _, size, modified in entries:
+            print(f"{digest[:16]}  {size:>10}  {_age(max(0.0, now - modified))}")
     elif args.cache_cmd == "clear":
-        n, b = _remove(_entries(directory))
+        n, b = _remove(cache, entries)
         print(f"removed {n} entries ({b} bytes) from {directory}")
     elif args.cache_cmd == "prune":
         cutoff = time.time() - args.older_than
-        n, b = _remove([e for e in _entries(directory) if e[3] < cutoff])
+        n, b = _remove(cache, [e for e in entries if e[3] < cutoff])
         print(f"removed {n} entries ({b} bytes) older than {_age(args.older_than)} from {directory}")
     return 0
 

@@ -42,6 +42,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fly::cache {
 
@@ -56,6 +57,15 @@ struct CacheOptions {
   /// An empty variable counts as unset. A malformed value is an error
   /// naming the variable.
   static llvm::Expected<CacheOptions> fromEnvironment();
+};
+
+/// One stored entry, as `DiskCache::entries` finds it.
+struct CacheEntry {
+  std::string digest; // the name of the entry (64 hex digits)
+  std::string path;
+  uint64_t size = 0;
+  /// Last modification, seconds since the epoch.
+  int64_t modified = 0;
 };
 
 class DiskCache {
@@ -92,6 +102,15 @@ public:
   llvm::Expected<std::string>
   getOrCreate(const CacheKey &key,
               llvm::function_ref<llvm::Expected<std::string>()> build) const;
+
+  /// Every complete entry of the directory (of any toolchain), by digest;
+  /// a file being written (its temporary) or a lock file is none.
+  llvm::Expected<std::vector<CacheEntry>> entries() const;
+
+  /// Deletes the entry named `digest`; false when there was none. An entry
+  /// being written is not touched: its temporary replaces the file
+  /// atomically after.
+  llvm::Expected<bool> remove(llvm::StringRef digest) const;
 
 private:
   DiskCache(std::string dir, std::string toolchain)
