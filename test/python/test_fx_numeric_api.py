@@ -15,6 +15,8 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -126,6 +128,19 @@ def test_class_members():
     assert str(fx.arith.FastMathFlags.nnan | fx.arith.FastMathFlags.ninf) == "nnan,ninf"
     assert list(fx.arith.RoundingMode.__members__) == [
         "to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"]
+
+
+def test_importing_flydsl_does_not_import_numpy():
+    # numpy is looked up on the first numpy_dtype read, not at import.
+    script = ("import sys\n"
+              "import flydsl.compiler, flydsl.expr as fx\n"
+              "print('numpy' in sys.modules)\n"
+              "print(fx.Int16.numpy_dtype.__name__, fx.BFloat16.numpy_dtype, 'numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["False", "int16 None True"]
+    custom = fx.NumericMeta("Custom16", (fx.Integer,), {}, width=16, signed=True,
+                            np_dtype=np.uint16, ir_type="i16")
+    assert custom.numpy_dtype is np.uint16
 
 
 def test_host_values():

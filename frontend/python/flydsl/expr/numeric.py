@@ -44,8 +44,6 @@ from __future__ import annotations
 import math as _pymath
 import struct as _struct
 
-import numpy as np
-
 from ..tracing.errors import TraceError
 from ..tracing.ir import Value, parse_type, user_location
 from ..tracing.trace import Trace, builder
@@ -78,7 +76,9 @@ class NumericMeta(type):
         cls.width = width
         cls.bits = width  # our earlier name of width
         cls.signed = signed
-        cls._np_dtype = np_dtype if np_dtype is not None else _numpy_dtype(name, width, signed)
+        # None: numpy's dtype of the same name, looked up on first use (so that
+        # importing flydsl does not import numpy).
+        cls._np_dtype = np_dtype
         cls._zero = zero
         return cls
 
@@ -90,7 +90,9 @@ class NumericMeta(type):
 
     @property
     def numpy_dtype(cls):
-        return cls._np_dtype
+        if cls._np_dtype is None:
+            cls._np_dtype = _numpy_dtype(cls.__name__, cls.width, cls.signed) or _NO_DTYPE
+        return None if cls._np_dtype is _NO_DTYPE else cls._np_dtype
 
     @property
     def ir_type(cls):
@@ -117,7 +119,12 @@ class NumericMeta(type):
         raise TraceError(f"{cls.__name__} has no zero value")
 
 
+_NO_DTYPE = object()  # a class numpy has no dtype for (BFloat16, the fp8 types)
+
+
 def _numpy_dtype(name, width, signed):
+    import numpy as np
+
     if signed is None:
         return {"Float16": np.float16, "Float32": np.float32, "Float64": np.float64}.get(name)
     if width == 1:
