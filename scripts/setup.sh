@@ -17,7 +17,7 @@ set -euo pipefail
 DEBIAN_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev llvm-22-tools
   cmake ninja-build g++ python3-dev
-  libamdhip64-5
+  libamdhip64-5 librsvg2-bin
 )
 MLIR_CONFIG=/usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake
 

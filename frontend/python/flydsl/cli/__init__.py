@@ -9,6 +9,8 @@ import re
 import sys
 import time
 
+from . import layout
+
 __all__ = ["main"]
 
 
@@ -140,59 +142,8 @@ def _cmd_cache(args):
     return 0
 
 
-# ---------------------------------------------------------------- layout
-
 class _UserError(Exception):
     pass
-
-
-def _layout_indices(text):
-    """(shape, indices) of a layout, evaluated by the compiler's algebra."""
-    fly = _fly()
-    try:
-        layout = fly.parse_type(f"!fly.layout<{text}>")
-        shape = fly.infer("fly.get_shape", [layout])[0].value
-    except Exception as err:
-        raise _UserError(f"invalid layout {text!r}: {err}") from None
-    if shape is None or (isinstance(shape, tuple) and any(not isinstance(s, int) for s in shape)):
-        raise _UserError(f"layout {text!r}: the grid needs a static shape of rank 1 or 2 with integer modes")
-    if isinstance(shape, int):
-        shape = (shape,)
-    if len(shape) > 2:
-        raise _UserError(f"layout {text!r} has rank {len(shape)}; only rank-1 and rank-2 layouts are drawn")
-    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
-    grid = []
-    for i in range(rows):
-        row = []
-        for j in range(cols):
-            crd = f"{j}" if len(shape) == 1 else f"({i},{j})"
-            res = fly.infer("fly.crd2idx", [fly.parse_type(f"!fly.int_tuple<{crd}>"), layout])[0]
-            row.append(res.value)
-        grid.append(row)
-    return shape, grid
-
-
-_COLOURS = [31, 32, 33, 34, 35, 36]
-
-
-def _cmd_layout(args):
-    shape, grid = _layout_indices(args.layout)
-    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    width = max(len(str(v)) for row in grid for v in row)
-    cw = max(width, len(str(len(grid[0]) - 1)))
-    print(f"{args.layout}")
-    if len(shape) == 2:
-        print(" " * (len(str(len(grid) - 1)) + 2) + " ".join(str(j).rjust(cw) for j in range(len(grid[0]))))
-    for i, row in enumerate(grid):
-        cells = []
-        for v in row:
-            s = str(v).rjust(cw)
-            if colour:
-                s = f"\x1b[{_COLOURS[v % len(_COLOURS)]}m{s}\x1b[0m"
-            cells.append(s)
-        lead = (str(i).rjust(len(str(len(grid) - 1))) + "| ") if len(shape) == 2 else ""
-        print(lead + " ".join(cells))
-    return 0
 
 
 # ---------------------------------------------------------------- main
@@ -217,11 +168,7 @@ def _parser():
                        description="Remove entries older than DURATION (e.g. 7d, 12h, 30m).")
     pr.add_argument("--older-than", required=True, type=_duration, metavar="DURATION")
     c.set_defaults(func=_cmd_cache)
-    lay = sub.add_parser("layout", help="draw a layout as a grid of indices",
-                         description="Draw a layout, e.g. \"(4,8):(1,4)\": rows = first mode, "
-                                     "columns = second mode, each cell the index it maps to.")
-    lay.add_argument("layout", help="the layout, in the type syntax: shape:stride")
-    lay.set_defaults(func=_cmd_layout)
+    layout.add_parser(sub, layout.run)  # cli/layout.py
     return p
 
 

@@ -19,6 +19,8 @@ from .math import *  # noqa: F401,F403
 
 from . import arith, derived, enum, gpu, math, numeric, primitive, typing  # noqa: F401
 from . import rocdl  # noqa: F401  (fx.rocdl: its names stay in their namespace, as FlyDSL's)
+from . import utils  # noqa: F401  (fx.utils.print_typst)
+from ._draw import layout_svg, layout_text  # noqa: F401  (layout pictures: SVG, text)
 
 # fx.tdm_ops: FlyDSL's deprecated name of fx.rocdl.tdm_ops.
 _LIBRARIES = {"coop": "flydsl.extension.coop", "tdm_ops": "flydsl.expr.rocdl.tdm_ops"}
