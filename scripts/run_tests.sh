@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up, build, then run every test: lit (fly-opt + FileCheck) over
-# test/lit and pytest over test/python. Runs every suite even when one fails,
+# test/lit, pytest over test/python, and the pip install path
+# (scripts/test_pip.sh). Runs every suite even when one fails,
 # prints a summary with timings and counts, and exits non-zero when the build
 # or any test failed.
 set -euo pipefail
@@ -61,6 +62,9 @@ if [ "$failed" -eq 0 ]; then
   # test/lit/lit.site.cfg.py.in; the tests themselves stay in test/lit.
   step lit "$LIT" -sv --no-progress-bar --xunit-xml-output "$RESULTS/lit.xml" build/test/lit
   step pytest run_pytest
+  # pip wheel / install / install -e / uninstall in fresh venvs (its own
+  # CMake build, in build-pip/).
+  step pip bash scripts/test_pip.sh
 fi
 
 echo

@@ -49,6 +49,12 @@ if ! "$PYTHON" -m pip --version >/dev/null 2>&1; then
   [ "$PYTHON" = /usr/bin/python3 ] || die "$PYTHON has no pip (python3 -m pip)."
   DEBIAN_PACKAGES+=(python3-pip)
 fi
+# scripts/test_pip.sh makes virtual environments (python3 -m venv), which
+# need ensurepip: Debian's python3 has it from a package.
+if ! "$PYTHON" -c 'import ensurepip' >/dev/null 2>&1; then
+  [ "$PYTHON" = /usr/bin/python3 ] || die "$PYTHON has no ensurepip (python3 -m venv needs it)."
+  DEBIAN_PACKAGES+=(python3-venv)
+fi
 
 # --- Debian packages ---------------------------------------------------------
 missing=()
