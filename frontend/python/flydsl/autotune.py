@@ -11,12 +11,21 @@ The choice is kept in memory and in FLYDSL_AUTOTUNE_CACHE_DIR (default
 it; FLYDSL_AUTOTUNE=1 searches again anyway. On the CPU emulator the times
 are the emulator's (host wall-clock of the emulated launch), which rank
 configs by emulated work, not by GPU speed: they are printed as such and
-kept apart from GPU choices."""
+kept apart from GPU choices.
+
+A search first compiles the configs that are not in the disk cache in
+parallel: each is traced here and compiled by a worker process (one per
+core, compiler.compile_workers) into the cache; then each is loaded from
+it and timed, one at a time. FLYDSL_DEBUG_LOG_LEVEL=info logs a line per
+config (its time, how it was compiled) and a summary table; otherwise the
+lines are printed as FlyDSL prints them, with a progress bar on stderr
+when it is a terminal."""
 
 from __future__ import annotations
 
-import inspect
+import contextlib
 import json
+import logging
 import os
 import statistics
 import sys
@@ -25,6 +34,8 @@ import time
 from pathlib import Path
 
 from .tracing.errors import ArgumentError, FlyDSLError
+
+_log = logging.getLogger("flydsl")
 
 __all__ = ["Config", "autotune", "Autotuner", "do_bench"]
 
@@ -123,6 +134,74 @@ def _stride_pattern(value) -> tuple:
         return tuple(0 if s == 0 else 1 if s == itemsize else "s" for s in strides or ())
     except Exception:
         return ()
+
+
+class _Progress:
+    """What a search shows. With FLYDSL_DEBUG_LOG_LEVEL=info: a log line
+    per candidate (its time and how it was compiled) and a summary table;
+    else FlyDSL's printed lines, and a progress bar on stderr when it is a
+    terminal."""
+
+    WIDTH = 24
+
+    def __init__(self, name: str, total: int):
+        self.name, self.total = name, total
+        self.info = _log.isEnabledFor(logging.INFO)
+        self.bar = not self.info and sys.stderr.isatty()
+        self.drawn = False
+
+    def say(self, text: str) -> None:
+        if self.info:
+            _log.info("%s", text.replace("[autotune] ", "autotune ", 1))
+        else:
+            self._print(text)
+
+    def candidate(self, i: int, config, result: str, how: str) -> None:
+        if self.info:
+            _log.info("autotune %s: config %d/%d %s: %s; compiled %s", self.name, i + 1,
+                      self.total, config, result, how)
+        else:
+            self._print(f"  [{i + 1}/{self.total}] {config}: {result}")
+
+    def step(self, phase: str, done: int, config) -> None:
+        """Redraws the bar: `done` of the candidates through `phase`, now at
+        `config` (None: none in particular)."""
+        if not self.bar:
+            return
+        filled = self.WIDTH * done // max(1, self.total)
+        what = "" if config is None else f" {config}"
+        sys.stderr.write(f"\r\x1b[K[autotune] {self.name} [{'#' * filled}"
+                         f"{'.' * (self.WIDTH - filled)}] {done}/{self.total} {phase}{what}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def done(self) -> None:
+        if self.bar:
+            sys.stderr.write(f"\r\x1b[K[autotune] {self.name} [{'#' * self.WIDTH}] "
+                             f"{self.total}/{self.total} done\n")
+            sys.stderr.flush()
+            self.drawn = False
+
+    def summary(self, rows, best, best_time: float, label: str) -> None:
+        """The table of every candidate (info only)."""
+        if not self.info:
+            return
+        table = [("config", "time (ms)", "vs best", "compiled")]
+        for config, t, how, error in rows:
+            table.append((str(config), "failed" if t is None else f"{t:.3f}",
+                          "-" if t is None else f"{t / best_time:.2f}x" if best_time else "-",
+                          how if t is not None else f"{how}: {error.splitlines()[0][:60]}"))
+        widths = [max(len(r[c]) for r in table) for c in range(4)]
+        _log.info("autotune %s: %d configs, %s; best %s", self.name, len(rows), label, best)
+        for r in table:
+            _log.info("  %s", "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+
+    def _print(self, text: str) -> None:
+        if self.drawn:  # the bar's line first
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.drawn = False
+        print(text, flush=True)
 
 
 class Autotuner:
@@ -250,15 +329,8 @@ class Autotuner:
             config.pre_hook(merged)
         if self.pre_hook:
             self.pre_hook(merged)
-        saved = self.fn.compile_hints
-        hints = {**saved, **config.compiler_opts()}
-        if hints != saved:
-            self.fn.compile_hints = hints
-        try:
+        with self._hints(config):
             result = self.fn(*args, **merged)
-        finally:
-            if hints != saved:
-                self.fn.compile_hints = saved
         if self.post_hook:
             self.post_hook(merged)
         return result
@@ -295,6 +367,9 @@ class Autotuner:
         if not force:
             if key not in self.cache:
                 self.cache.update(self._load())
+                if key in self.cache:
+                    _log.info("autotune %s: %s from %s (no search)", self.fn.name,
+                              self.cache[key], self.cache_file)
             if key in self.cache:
                 return self.cache[key]
             if self.default is not None:
@@ -302,18 +377,57 @@ class Autotuner:
         configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
         if self.prune_configs_by is not None:
             configs = self.prune_configs_by(configs, self._arguments(args, kwargs))
-        label = self._timing_label()
-        print(f"[autotune] {self.fn.name}: timing {len(configs)} configs ({label})")
-        results, failure = [], None
+        if Environment.current().compile_only:
+            return self._compile_only(list(configs), args, kwargs)
+        best, best_time = self._search(list(configs), args, kwargs)
+        self.cache[key] = best
+        self._save(key, best, best_time)
+        return best
+
+    def _compile_only(self, configs, args, kwargs) -> Config:
+        """COMPILE_ONLY (`flydsl compile`): every config compiled into the
+        disk cache (in parallel), none timed and no choice kept; the call
+        then compiles the first that compiles."""
+        progress = _Progress(self.fn.name, len(configs))
+        self._compile_in_workers(configs, args, kwargs, progress)
+        compiled, failure = [], None
         for i, config in enumerate(configs):
+            progress.step("compiling", i, config)
+            try:
+                self._run(config, args, kwargs)  # compiles (or loads) only
+                compiled.append(config)
+            except Exception as err:
+                failure = err
+                progress.candidate(i, config, f"failed: {err}", "in process")
+        progress.done()
+        if not compiled:
+            raise FlyDSLError(f"autotune of {self.fn.name}: every config failed to compile "
+                              f"(the last: {failure})") from failure
+        return compiled[0]
+
+    def _search(self, configs, args, kwargs):
+        """(the chosen config, its time): every config compiled (in
+        parallel worker processes, into the disk cache), then timed one by
+        one on the runtime in use."""
+        label = self._timing_label()
+        progress = _Progress(self.fn.name, len(configs))
+        progress.say(f"[autotune] {self.fn.name}: timing {len(configs)} configs ({label})")
+        compiled = self._compile_in_workers(configs, args, kwargs, progress)
+        results, failure, rows = [], None, []
+        for i, config in enumerate(configs):
+            progress.step("timing", i, config)
+            how = compiled.get(i, "in process")
             try:
                 t = self._bench(config, args, kwargs)
             except Exception as err:  # a config that does not compile or run is skipped
                 failure = err
-                print(f"  [{i + 1}/{len(configs)}] {config}: failed: {err}")
+                rows.append((config, None, how, str(err)))
+                progress.candidate(i, config, f"failed: {err}", how)
                 continue
             results.append((config, t))
-            print(f"  [{i + 1}/{len(configs)}] {config}: {t:.3f} ms")
+            rows.append((config, t, how, ""))
+            progress.candidate(i, config, f"{t:.3f} ms ({label})", how)
+        progress.done()
         if not results:
             raise FlyDSLError(f"autotune of {self.fn.name}: every config failed (the last: "
                               f"{failure})") from failure
@@ -324,10 +438,65 @@ class Autotuner:
                                     "(config, time) pairs")
         else:
             best, best_time = min(results, key=lambda r: r[1])
-        print(f"[autotune] {self.fn.name}: best {best} ({best_time:.3f} ms, {label})")
-        self.cache[key] = best
-        self._save(key, best, best_time)
-        return best
+        progress.summary(rows, best, best_time, label)
+        if not progress.info:  # the summary says it
+            progress.say(f"[autotune] {self.fn.name}: best {best} ({best_time:.3f} ms, {label})")
+        return best, best_time
+
+    def _compile_in_workers(self, configs, args, kwargs, progress) -> dict:
+        """Compiles the configs whose artifacts are not in the disk cache,
+        each traced here and compiled by a worker process (up to one per
+        core) into the cache, so that timing them loads them from it.
+        {config index: how it was compiled}, for the report; a config that
+        fails here is compiled again in the timing phase, which reports the
+        error."""
+        from .compiler.compile_workers import compile_jobs
+
+        jobs, indices, how = [], [], {}
+        for i, config in enumerate(configs):
+            merged = {**kwargs, **config.all_kwargs()}
+            try:
+                with self._hints(config):
+                    job = self.fn._compile_job(args, merged)
+            except Exception:
+                continue  # the timing phase compiles it and reports why it fails
+            if job is None:
+                how[i] = "cached"
+            else:
+                jobs.append(job)
+                indices.append(i)
+        if len(jobs) < 2:
+            return how  # nothing to spread: the timing phase compiles it
+
+        finished = []
+
+        def done(n, reply):
+            i = indices[n]
+            how[i] = (f"worker {reply['pid']} in {reply['compile_ms']:.1f} ms, key "
+                      f"{jobs[n]['key'][:16]}" if reply["ok"] else "in process (worker failed)")
+            finished.append(i)
+            progress.step("compiled", len(configs) - len(jobs) + len(finished), configs[i])
+            if not reply["ok"]:
+                _log.info("autotune %s: config %d/%d %s: the worker's compile failed: %s",
+                          self.fn.name, i + 1, len(configs), configs[i], reply["error"])
+
+        progress.step("compiling", len(configs) - len(jobs), None)
+        compile_jobs(jobs, os.cpu_count() or 1, done)
+        return how
+
+    @contextlib.contextmanager
+    def _hints(self, config: Config):
+        """The function compiles with the config's hints inside."""
+        saved = self.fn.compile_hints
+        hints = {**saved, **config.compiler_opts()}
+        if hints == saved:
+            yield
+            return
+        self.fn.compile_hints = hints
+        try:
+            yield
+        finally:
+            self.fn.compile_hints = saved
 
     def __call__(self, *args, **kwargs):
         config = self.resolve_config(*args, **kwargs)

@@ -1,4 +1,5 @@
-"""The flydsl command: `flydsl env`, `flydsl cache ...`, `flydsl layout ...`.
+"""The flydsl command: `flydsl env`, `flydsl cache ...`, `flydsl layout ...`,
+`flydsl compile ...` (cli/compile.py).
 
 `main(argv=None) -> int` is the entry point (console script or
 `python -m flydsl`)."""
@@ -169,6 +170,8 @@ def _parser():
     pr.add_argument("--older-than", required=True, type=_duration, metavar="DURATION")
     c.set_defaults(func=_cmd_cache)
     layout.add_parser(sub, layout.run)  # cli/layout.py
+    from .compile import add_parser as add_compile_parser
+    add_compile_parser(sub)
     return p
 
 

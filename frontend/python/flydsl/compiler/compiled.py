@@ -67,6 +67,7 @@ class CompiledFunction:
         # first call; False when this function's arguments cannot take it.
         self._native = None
         self._native_torch = None  # torch.Tensor when the packer was made
+        self._stage_ms = {}  # a compile's stage times (jit_function.compile_traced)
 
     @classmethod
     def build(cls, call_state: CallState, keepalive=None) -> "CompiledFunction":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import re
 import sys
 import time
@@ -174,15 +175,20 @@ class JitFunction:
 
     def _load_or_compile(self, specs, options: CompileOptions) -> CompiledFunction:
         """From the disk cache, or traced and compiled (and stored) once
-        across processes. FLYDSL_RUNTIME_RUN_ONLY: from the disk cache only."""
+        across processes. FLYDSL_RUNTIME_RUN_ONLY: from the disk cache only.
+        Each is reported (report_compile): the warm path never gets here."""
         env = Environment.current()
+        start = time.perf_counter()
         if not env.enable_cache and not env.run_only:
-            return self._trace_and_compile(specs, options)
-        fields = key_material(self.fn, specs, options) + [("emulator", str(options.emulator))]
+            compiled = self._trace_and_compile(specs, options)
+            report_compile(compiled, options, "off", "", start, compiled._stage_ms)
+            return compiled
+        fields = self._cache_fields(specs, options)
         try:
             cache = _fly.DiskCache.open(env.cache_dir)
         except RuntimeError as err:
             raise FlyDSLError(f"the disk cache: {err}") from None
+        key = entry_digest(cache, fields)
         if env.run_only:
             payload = cache.lookup(fields)
             if payload is None:
@@ -190,7 +196,10 @@ class JitFunction:
                                    f"{env.cache_dir} has no entry for these arguments on "
                                    f"{options.arch} (fill it with COMPILE_ONLY=1 runs)",
                                    *user_location()[:2])
-            return CompiledFunction.from_bytes(payload, self)
+            compiled = CompiledFunction.from_bytes(payload, self)
+            report_compile(compiled, options, "hit", key, start,
+                           {"load": (time.perf_counter() - start) * 1e3})
+            return compiled
         built = []
 
         def build() -> bytes:
@@ -200,9 +209,39 @@ class JitFunction:
 
         payload = cache.get_or_create(fields, build)
         if built:
+            report_compile(built[0], options, "miss", key, start, built[0]._stage_ms)
             return built[0]
-        _log.info("%s: loaded from the disk cache %s", self.name, env.cache_dir)
-        return CompiledFunction.from_bytes(payload, self)
+        compiled = CompiledFunction.from_bytes(payload, self)
+        report_compile(compiled, options, "hit", key, start,
+                       {"load": (time.perf_counter() - start) * 1e3})
+        return compiled
+
+    def _cache_fields(self, specs, options: CompileOptions) -> list:
+        """The disk-cache key material of a compile."""
+        return key_material(self.fn, specs, options) + [("emulator", str(options.emulator))]
+
+    def _compile_job(self, args, kwargs) -> dict | None:
+        """What a worker process needs to compile this call into the disk
+        cache (compile_workers.py: the traced module, its host argument
+        names, the options, the cache and the key), or None when there is
+        nothing to compile: the call's artifact is in memory or in the
+        cache, or the cache is off. Tracing happens here; errors propagate."""
+        env = Environment.current()
+        if not env.enable_cache or env.run_only:
+            return None
+        bound = bind_arguments(self.signature, self.name, args, kwargs)
+        specs = self._specs(bound)
+        options = self.compile_options()
+        if (specs, options.arch, options.key()) in self._compiled:
+            return None
+        fields = self._cache_fields(specs, options)
+        cache = _fly.DiskCache.open(env.cache_dir)
+        if os.path.exists(cache.entry_path(fields)):
+            return None
+        text, arg_names = self._trace(specs, options)
+        return {"name": self.name, "module_text": text, "arg_names": arg_names,
+                "options": options, "cache_dir": cache.directory, "fields": fields,
+                "key": entry_digest(cache, fields)}
 
     def __call__(self, *args, **kwargs):
         try:
@@ -225,10 +264,21 @@ class JitFunction:
             self._dispatch.add(args, kwargs, compiled._native)
 
     def _trace_and_compile(self, specs, options: CompileOptions) -> CompiledFunction:
+        start = time.perf_counter()
+        text, arg_names = self._trace(specs, options)
+        traced = time.perf_counter()
+        compiled = compile_traced(self.name, text, arg_names, options, self)
+        compiled._stage_ms = {"trace": (traced - start) * 1e3, **compiled._stage_ms}
+        if options.dump_asm and not options.emulator:
+            sys.stderr.write(f"// ISA of {self.name} ({options.arch})\n{compiled.isa()}\n")
+        return compiled
+
+    def _trace(self, specs, options: CompileOptions):
+        """The traced module of these specs (MLIR text) and the names of its
+        host function's arguments."""
         from .protocol import construct_from_ir_values
 
         emulator = options.emulator
-        start = time.perf_counter()
         trace = Trace()
         trace.emulator = emulator
         trace.arch = options.arch
@@ -265,22 +315,61 @@ class JitFunction:
         text = trace.module_text()
         if Environment.current().print_origin_ir:  # FLYDSL_DEBUG_PRINT_ORIGIN_IR
             sys.stderr.write(f"// the traced module of {self.name}\n{text}\n")
-        backend = get_backend(options.backend, arch=options.arch)
-        try:
-            objects, kernels, host_module, host_functions = backend.compile(text, options)
-        except _fly.Error as err:
-            error = _compile_error(self.name, str(err))
-            if options.show_stacktrace:
-                raise error from err
-            raise error from None
-        compiled = CompiledFunction.build(CallState(
-            self.name, text, objects, kernels, host_module, host_functions,
-            [n for n, _, _ in dynamic], emulator=emulator), self)
-        _log.info("%s: traced and compiled for %s in %.1f ms", self.name, options.arch,
-                  (time.perf_counter() - start) * 1e3)
-        if options.dump_asm and not emulator:
-            sys.stderr.write(f"// ISA of {self.name} ({options.arch})\n{compiled.isa()}\n")
-        return compiled
+        return text, [n for n, _, _ in dynamic]
+
+
+def compile_traced(name: str, text: str, arg_names: list, options: CompileOptions,
+                   keepalive=None) -> CompiledFunction:
+    """The compiled function of a traced module (what _trace gives), its
+    C++ compile timed in its `_stage_ms`; a worker process compiles with it too."""
+    start = time.perf_counter()
+    backend = get_backend(options.backend, arch=options.arch)
+    try:
+        objects, kernels, host_module, host_functions = backend.compile(text, options)
+    except _fly.Error as err:
+        error = _compile_error(name, str(err))
+        if options.show_stacktrace:
+            raise error from err
+        raise error from None
+    compiled = CompiledFunction.build(CallState(
+        name, text, objects, kernels, host_module, host_functions, arg_names,
+        emulator=options.emulator), keepalive)
+    compiled._stage_ms = {"compile": (time.perf_counter() - start) * 1e3}
+    return compiled
+
+
+# Callbacks told of every compile and disk-cache load (`flydsl compile`
+# collects the kernels' resources with one): f(record, compiled).
+compile_observers: list = []
+
+
+def entry_digest(cache, fields) -> str:
+    """The name of the disk-cache entry of `fields` (`flydsl cache list`
+    shows its first 16 digits)."""
+    return os.path.basename(cache.entry_path(fields))[:-len(".flyc")]
+
+
+def report_compile(compiled: CompiledFunction, options: CompileOptions, cache: str, key: str,
+                   start: float, stage_ms: dict) -> None:
+    """One info line per compile or disk-cache load (`cache`: "miss",
+    "hit" or "off"): the function, its kernels, the chip, the stage times
+    and the cache outcome with the entry's key prefix; and the observers."""
+    total = (time.perf_counter() - start) * 1e3
+    if compile_observers:
+        record = {"function": compiled.name, "arch": options.arch, "emulator": options.emulator,
+                  "cache": cache, "key": key, "total_ms": total, "stage_ms": dict(stage_ms)}
+        for observer in list(compile_observers):
+            observer(record, compiled)
+    if not _log.isEnabledFor(logging.INFO):
+        return
+    chip = options.arch + (" (emulator)" if options.emulator else "")
+    kernels = ", ".join(k["name"] for k in compiled.kernels) or "none"
+    stages = ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in stage_ms.items())
+    outcome = {"miss": f"cache miss, key {key[:16]}", "hit": f"cache hit, key {key[:16]}",
+               "off": "cache off"}[cache]
+    what = "loaded from the disk cache" if cache == "hit" else "traced and compiled"
+    _log.info("%s: %s for %s in %.1f ms (%s; %s; kernels: %s)", compiled.name, what, chip,
+              total, stages, outcome, kernels)
 
 
 class LaunchError(TraceError, CompileError):
