@@ -18,6 +18,10 @@ It prints one table; the columns are:
                temporary FLYDSL_RUNTIME_CACHE_DIR);
   notes        how the number was counted.
 
+The last rows are the checked emulator's slowdown (FLYDSL_EMU_CHECK=1:
+bounds and barrier checks; SPEC §9 targets at most 5x): the same kernel
+and arguments, compiled without and with the checks, warm calls of each.
+
 Counting lane-instructions (vector_add rows): lane-instructions =
 (instructions one work-item executes) x (work-items). The instructions per
 work-item are counted from the ISA of the same kernel, compiled for gfx942
@@ -140,7 +144,7 @@ def isa_instructions(args):
 
 def bench_vector_add():
     m, n = 1024, 1024
-    assert m % vector_add.TILE_M == 0 and n % vector_add.TILE_N == 0
+    assert m % vector_add.THREADS_M == 0 and n % (vector_add.THREADS_N * vector_add.VEC) == 0
     a = np.random.rand(m, n).astype(np.float32)
     b = np.random.rand(m, n).astype(np.float32)
     c = np.zeros_like(a)
@@ -213,12 +217,51 @@ def bench_empty():
         note + "; the value is part of the dispatch key")
 
 
+# -- 4. checked emulation (FLYDSL_EMU_CHECK) ----------------------------------
+
+def checked_and_unchecked(jit_function, args):
+    """The function compiled without and with every check (the checks are
+    in the cache key: two artifacts)."""
+    plain = flyc.compile(jit_function, *args)
+    os.environ["FLYDSL_EMU_CHECK"] = "1"
+    flyc.Environment.reload()
+    try:
+        checked = flyc.compile(jit_function, *args)
+    finally:
+        os.environ.pop("FLYDSL_EMU_CHECK")
+        flyc.Environment.reload()
+    assert checked._emu_checked() and not plain._emu_checked()
+    return plain, checked
+
+
+def bench_checked():
+    import tiled_copy_lds
+
+    reps = 20
+    note = (f"median of {reps} warm calls each; bounds + barrier checks; the checked call "
+            "packs its arguments in Python (it describes the tensors)")
+    va = [np.random.rand(1024, 1024).astype(np.float32) for _ in range(2)] + \
+        [np.zeros((1024, 1024), np.float32)]
+    _, _, lds_args = tiled_copy_lds.arguments(256, 1024)
+    _, _, _, gemm_args = fma_gemm.arguments(256, 256, 256)
+    for name, jit_function, args in (
+            ("vector_add 1024x1024", vector_add.vector_add, vector_add_descriptors(*va)),
+            ("tiled_copy_lds 256x1024 (LDS transpose)", tiled_copy_lds.tiled_copy, lds_args),
+            ("fma_gemm 256x256x256", fma_gemm.fma_gemm, gemm_args)):
+        plain, checked = checked_and_unchecked(jit_function, args)
+        t_plain = median_seconds(lambda: plain(*args), reps)
+        t_checked = median_seconds(lambda: checked(*args), reps)
+        row(f"checked {name}", t_checked / t_plain, "x unchecked",
+            f"{t_plain * 1e3:.2f} -> {t_checked * 1e3:.2f} ms; {note}")
+
+
 def main():
     print("| measurement                                  |        value | unit             | notes")
     print("|----------------------------------------------|--------------|------------------|------")
     bench_gemm()
     bench_vector_add()
     bench_empty()
+    bench_checked()
 
 
 if __name__ == "__main__":

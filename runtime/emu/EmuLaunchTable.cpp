@@ -41,6 +41,7 @@ struct EmuModule {
   uint32_t waveSize = 64;
   uint32_t staticLDS = 0;
   uint32_t ldsLimit = 0; // the chip's LDS per workgroup; 0: the default
+  uint32_t checks = 0;   // FLY_EMU_CHECK_* the module was compiled with
 };
 
 /// A kernel entry of a loaded module.
@@ -96,6 +97,9 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_ds_read_tr", (void *)&fly_emu_ds_read_tr);
   define("fly_emu_trap", (void *)&fly_emu_trap);
   define("fly_emu_trap_misaligned", (void *)&fly_emu_trap_misaligned);
+  define("fly_emu_check_access", (void *)&fly_emu_check_access);
+  define("fly_emu_check_extent", (void *)&fly_emu_check_extent);
+  define("fly_emu_barrier_checked", (void *)&fly_emu_barrier_checked);
   // The device library's printf ABI, on the host (Printf.cpp).
   define("__ockl_printf_begin", (void *)&fly_emu_printf_begin);
   define("__ockl_printf_append_string_n",
@@ -137,6 +141,7 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
   read(FLY_EMU_WAVE_SIZE_GLOBAL, loaded->waveSize);
   read(FLY_EMU_STATIC_LDS_GLOBAL, loaded->staticLDS);
   read(FLY_EMU_LDS_LIMIT_GLOBAL, loaded->ldsLimit);
+  read(FLY_EMU_CHECKS_GLOBAL, loaded->checks);
   auto jit = makeJit();
   if (!jit)
     return failWith(llvm::toString(jit.takeError()));
@@ -183,6 +188,7 @@ int launch(void *, void *function, const FlyLaunchConfig *config,
   emu.lds_bytes = kernel->module->staticLDS + config->shared_memory_bytes;
   emu.wave_size = kernel->module->waveSize;
   emu.lds_limit = kernel->module->ldsLimit;
+  emu.checks = kernel->module->checks;
   if (config->cluster[0] || config->cluster[1] || config->cluster[2])
     return failWith("the emulator does not run cluster launches yet");
   if (const char *message = fly_emu_launch(kernel->entry, params, &emu))

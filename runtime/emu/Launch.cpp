@@ -158,12 +158,18 @@ extern "C" const char *fly_emu_launch(FlyEmuKernelFn kernel, void *args,
   launch.kernel = kernel;
   launch.args = args;
   launch.numWorkgroups = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+  launch.checks = c.checks;
+  if (c.checks & FLY_EMU_CHECK_BOUNDS)
+    takeTensorExtents(launch);
   installFaultHandler();
   uint64_t threads = std::min<uint64_t>(c.num_threads, launch.numWorkgroups);
   if (threads <= 1)
     takeWorkgroups(launch); // no pool round trip for one thread
   else
     ThreadPool::get().run(launch, unsigned(threads - 1));
+  if (std::string reports = launch.reportText(); !reports.empty())
+    launch.error = launch.error.empty() ? std::move(reports)
+                                        : launch.error + "\n" + reports;
   if (launch.error.empty())
     return nullptr;
   lastError = std::move(launch.error);

@@ -13,6 +13,7 @@
 
 #include "Workgroup.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -129,6 +130,8 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
     f.ctx.workgroup_id[1] = id[1];
     f.ctx.workgroup_id[2] = id[2];
     f.started = false;
+    f.returned = false;
+    f.barrierSite = nullptr;
     f.sp = nullptr; // its stack is laid out if it is ever switched to
     push(&f);
   }
@@ -247,6 +250,7 @@ void WorkgroupRunner::switchTo(void **save, Fiber *next) {
 
 void WorkgroupRunner::releaseBarrier() {
   for (Fiber *f : barrierWaiters) {
+    f->barrierSite = nullptr;
     waveOf(*f).atBarrier = 0;
     push(f);
   }
@@ -275,6 +279,12 @@ void WorkgroupRunner::barrier(Fiber &self) {
   ++atBarrier;
   if (atBarrier == live) {
     // Last arrival: everyone else waits here, so no collective is pending.
+    if (launch->checks & FLY_EMU_CHECK_BARRIER) {
+      barrierWaiters.push_back(&self);
+      checkBarrierRelease();
+      barrierWaiters.pop_back();
+    }
+    self.barrierSite = nullptr;
     releaseBarrier();
     return;
   }
@@ -316,16 +326,83 @@ Fiber *WorkgroupRunner::exit(Fiber &self) {
   Wave &wave = waveOf(self);
   --live;
   --wave.live;
+  self.returned = true;
   if (wave.parked && wave.parked + wave.atBarrier == wave.live)
     fire(wave, nullptr);
-  if (atBarrier && atBarrier == live)
+  if (atBarrier && atBarrier == live) {
+    if (launch->checks & FLY_EMU_CHECK_BARRIER)
+      checkBarrierRelease();
     releaseBarrier();
+  }
   // This stack is free now, and a work-item that has not started needs
   // nothing but a stack: run it here, without a switch. A kernel without
   // barriers or collectives so runs its whole workgroup on one stack.
   if (!aborted && head != tail && !ready[head & readyMask]->started)
     return pop();
   leave(self);
+}
+
+void WorkgroupRunner::checkedBarrier(Fiber &self, const FlyEmuSite *site) {
+  self.barrierSite = site;
+  barrier(self);
+}
+
+static std::string workItem(const FlyEmuContext &c) {
+  return "(" + std::to_string(c.work_item_id[0]) + "," +
+         std::to_string(c.work_item_id[1]) + "," +
+         std::to_string(c.work_item_id[2]) + ")";
+}
+
+static std::string siteWhere(const FlyEmuSite *site) {
+  return site && site->location && *site->location ? site->location
+                                                    : "an unknown line";
+}
+
+void WorkgroupRunner::checkBarrierRelease() {
+  // Every work-item that has not returned is in barrierWaiters now.
+  if (barrierWaiters.empty())
+    return;
+  static const FlyEmuSite unknown = {"", "", FLY_EMU_ACCESS_BARRIER,
+                                     FLY_EMU_SPACE_GLOBAL, -1, 0};
+  auto siteOf = [&](const Fiber *f) {
+    return f->barrierSite ? f->barrierSite : &unknown;
+  };
+  const Fiber *first = barrierWaiters.front();
+  for (const Fiber *f : barrierWaiters)
+    if (siteOf(f) != siteOf(first)) {
+      launch->report(*siteOf(first), first->ctx, "barrier divergence",
+                     "it waits at this barrier while work-item " +
+                         workItem(f->ctx) + " waits at the barrier at " +
+                         siteWhere(siteOf(f)) +
+                         " (work-items of a workgroup reach different "
+                         "barriers)");
+      return;
+    }
+  const FlyEmuLaunchConfig &c = launch->config;
+  const uint32_t n = c.block[0] * c.block[1] * c.block[2];
+  uint32_t lastWave = UINT32_MAX;
+  for (const Fiber *f : barrierWaiters) {
+    uint32_t w = f->ctx.wave_id;
+    if (w == lastWave)
+      continue;
+    lastWave = w;
+    const Wave &wave = waves[w];
+    uint32_t lanes = std::min(c.wave_size, n - wave.firstFiber);
+    if (wave.live == lanes)
+      continue;
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      const Fiber &other = fibers[wave.firstFiber + lane];
+      if (!other.returned)
+        continue;
+      launch->report(*siteOf(f), f->ctx, "barrier divergence",
+                     "it waits at this barrier while work-item " +
+                         workItem(other.ctx) + " of its wave (wave " +
+                         std::to_string(w) +
+                         ") returned without reaching it (a barrier under a "
+                         "lane-dependent condition)");
+      return;
+    }
+  }
 }
 
 void WorkgroupRunner::trap(Fiber &self, const char *message) {
@@ -371,6 +448,11 @@ void *fly_emu_lds_base(const FlyEmuContext *ctx) { return ctx->lds; }
 void fly_emu_barrier(FlyEmuContext *ctx) {
   Fiber &f = fiberOf(ctx);
   f.runner->barrier(f);
+}
+
+void fly_emu_barrier_checked(FlyEmuContext *ctx, const FlyEmuSite *site) {
+  Fiber &f = fiberOf(ctx);
+  f.runner->checkedBarrier(f, site);
 }
 
 uint32_t fly_emu_readlane(FlyEmuContext *ctx, uint32_t value, uint32_t lane) {

@@ -20,6 +20,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,23 @@ struct LaunchState {
   // Records `message` unless an earlier error was recorded, and stops the
   // launch.
   void fail(std::string message);
+
+  // Checked emulation (Emu.h): the checks the code object was compiled
+  // with, the tensors of the launch, and the reports (the first
+  // FLY_EMU_CHECK_MAX_SHOWN kept as text, all counted).
+  uint32_t checks = 0;
+  std::vector<FlyEmuTensorExtent> tensors; // names point into tensorNames
+  std::vector<std::string> tensorNames;
+  std::mutex reportMutex;
+  std::vector<std::string> reports;
+  uint64_t reportCount = 0;
+  std::string reportKernel;
+  // Records one report: `kind` at `site`'s location by the work-item of
+  // `ctx`, then `detail`.
+  void report(const FlyEmuSite &site, const FlyEmuContext &ctx,
+              const std::string &kind, const std::string &detail);
+  // The reports as the launch's error message (Emu.h), or "".
+  std::string reportText();
 };
 
 class WorkgroupRunner;
@@ -52,6 +70,8 @@ struct Fiber {
   void *sp = nullptr;
   WorkgroupRunner *runner = nullptr;
   bool started = false; // has run; until then it has no state but its ids
+  bool returned = false; // has returned from the kernel
+  const FlyEmuSite *barrierSite = nullptr; // the checked barrier it waits at
 };
 
 // The lanes of one wave and the collective they are gathering for.
@@ -81,6 +101,16 @@ public:
   // work-item if it has not started (the caller runs it on the same stack)
   // or a switch away for good.
   Fiber *exit(Fiber &self);
+
+  // fly_emu_barrier_checked: barrier() with the barrier check.
+  void checkedBarrier(Fiber &self, const FlyEmuSite *site);
+  // Whether `address` lies in fiber `f`'s stack.
+  bool onStack(const Fiber &f, const void *address) const {
+    const char *top = static_cast<const char *>(stacks.top(f.ctx.flat_work_item_id));
+    const char *p = static_cast<const char *>(address);
+    return p < top && p >= top - stacks.stackBytes();
+  }
+  LaunchState *launchState() const { return launch; }
 
   // Resident bytes of this thread's fiber stacks.
   size_t committedStackBytes() const { return stacks.committedBytes(); }
@@ -125,6 +155,9 @@ private:
   Wave &waveOf(const Fiber &f) { return waves[f.ctx.wave_id]; }
   void fire(Wave &wave, const Fiber *self);
   void releaseBarrier();
+  // With FLY_EMU_CHECK_BARRIER: reports a divergent barrier about to be
+  // released (see Emu.h).
+  void checkBarrierRelease();
 
   LaunchState *launch = nullptr;
   StackArena stacks;
@@ -170,6 +203,10 @@ private:
 // overflowed has no stack left to run a handler on).
 void installFaultHandler();
 bool ensureAltStack();
+
+// Check.cpp: gives a checked launch the tensors fly_emu_set_tensor_extents
+// gave the calling thread.
+void takeTensorExtents(LaunchState &launch);
 
 } // namespace fly::emu
 

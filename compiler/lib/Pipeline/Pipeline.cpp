@@ -120,10 +120,12 @@ std::vector<PassSpec> binaryPasses(const ::fly::arch::ChipInfo &,
 /// converted are converted here, inside the gpu.modules (B, run later on
 /// the host part, no longer sees them). The chip decides the fp8 formats.
 std::vector<PassSpec> emulatorPasses(const ::fly::arch::ChipInfo &chip,
-                                     const PipelineOptions &) {
+                                     const PipelineOptions &options) {
+  std::string convert = llvm::formatv("chip={0}", chip.name);
+  if (!options.emuCheck.empty())
+    convert += " check=" + options.emuCheck;
   return {
-      {"gpu.module", "convert-rocdl-to-emu",
-       llvm::formatv("chip={0}", chip.name)},
+      {"gpu.module", "convert-rocdl-to-emu", convert},
       {"gpu.module", "convert-vector-to-llvm", ""},
       {"gpu.module", "convert-arith-to-llvm", ""},
       {"gpu.module", "reconcile-unrealized-casts", ""},

@@ -75,6 +75,10 @@ struct FlyPipelineOptions : public PassPipelineOptions<FlyPipelineOptions> {
       llvm::cl::desc("Most vector registers per lane of a kernel: VGPRs, "
                      "plus AGPRs on CDNA (0: no limit)"),
       llvm::cl::init(0)};
+  Option<std::string> emuCheck{
+      *this, "emu-check",
+      llvm::cl::desc("The emulator's checks (stage emulator): a comma list "
+                     "of bounds, barrier, or all; empty: none")};
 
   PipelineOptions toPipelineOptions() const {
     PipelineOptions options;
@@ -84,6 +88,7 @@ struct FlyPipelineOptions : public PassPipelineOptions<FlyPipelineOptions> {
     options.fastMath = {fast, daz, finiteOnly, unsafeMath};
     options.wavesPerEU = wavesPerEU;
     options.maxNumVGPRs = maxNumVGPRs;
+    options.emuCheck = emuCheck;
     return options;
   }
 };

@@ -15,6 +15,7 @@
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Arch/Chip.h"
+#include "fly/runtime/Emu.h"
 #include "fly/runtime/EmuRuntime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -23,6 +24,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
@@ -356,7 +358,8 @@ NB_MODULE(_fly, m) {
       [](const std::string &text, const std::string &chip, unsigned optLevel,
          const std::string &dumpDir, bool verifyEachPass, bool debugInfo,
          bool printAfterAll, bool emulator, unsigned wavesPerEU,
-         unsigned maxNumVGPRs, bool fastMath, bool unsafeMath) {
+         unsigned maxNumVGPRs, bool fastMath, bool unsafeMath,
+         const std::string &emuCheck) {
         fly::CompileOptions options;
         options.emulator = emulator;
         options.pipeline.chip = chip;
@@ -366,6 +369,7 @@ NB_MODULE(_fly, m) {
         options.pipeline.maxNumVGPRs = maxNumVGPRs;
         options.pipeline.fastMath.fast = fastMath;
         options.pipeline.fastMath.unsafeMath = unsafeMath;
+        options.pipeline.emuCheck = emuCheck;
         options.dumpDir = dumpDir;
         options.verifyEachPass = verifyEachPass;
         options.printAfterAll = printAfterAll;
@@ -399,7 +403,7 @@ NB_MODULE(_fly, m) {
       "verify_each_pass"_a = false, "debug_info"_a = false,
       "print_after_all"_a = false, "emulator"_a = false,
       "waves_per_eu"_a = 0u, "maxnreg"_a = 0u, "fast_math"_a = false,
-      "unsafe_math"_a = false,
+      "unsafe_math"_a = false, "emu_check"_a = "",
       "Compiles a module (MLIR text) through stages A, B and C (the hints: "
       "0 / false for none): returns "
       "([(module, chip, code object bytes)], [kernel dicts], host module "
@@ -428,6 +432,21 @@ NB_MODULE(_fly, m) {
                                         "the emulator's launch table was refused"));
       },
       "Installs the CPU emulator as the runtime");
+
+  m.def(
+      "emu_set_tensor_extents",
+      [](const std::vector<std::tuple<uintptr_t, uint64_t, std::string>> &tensors) {
+        // Checked emulation (Emu.h): the tensors of this thread's next
+        // launches, [base, base + bytes) and the argument's name.
+        std::vector<FlyEmuTensorExtent> extents;
+        for (const auto &[base, bytes, name] : tensors)
+          extents.push_back({reinterpret_cast<const void *>(base), bytes,
+                             name.c_str()});
+        fly_emu_set_tensor_extents(extents.data(), uint32_t(extents.size()));
+      },
+      "tensors"_a,
+      "The (address, bytes, name) of each tensor the calling thread's next "
+      "checked emulator launches access; [] forgets them");
 
   m.def(
       "data_address",

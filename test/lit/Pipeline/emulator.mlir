@@ -7,7 +7,7 @@
 // RUN: fly-compile --chip=gfx950 --stage=emulator --print-pipeline | FileCheck %s --check-prefix=PIPE
 // PIPE:      builtin.module(
 // PIPE-NEXT:   gpu.module(
-// PIPE-NEXT:     convert-rocdl-to-emu{check-alignment=true chip=gfx950},
+// PIPE-NEXT:     convert-rocdl-to-emu{check= check-alignment=true chip=gfx950},
 // PIPE-NEXT:     convert-vector-to-llvm{{[{].*[}]}},
 // PIPE-NEXT:     convert-arith-to-llvm{{[{].*[}]}},
 // PIPE-NEXT:     reconcile-unrealized-casts

@@ -22,12 +22,17 @@
 //   --arg=buf:f32:64:iota            a buffer of 64 f32: 0, 1, 2, ...
 //   --arg=buf:i32:16:fill=-1         ... all -1
 //   --arg=buf:i32:4:3,1,4,1          ... these values
+//
+// --check=bounds,barrier (or all) compiles the emulator's checks in (Emu.h,
+// "Checked emulation"); the buffers are the launch's tensors, named arg<i>
+// after their position (A, B, C in the reference mode).
 // A buffer argument is passed as its pointer (`!llvm.ptr<1>`).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fly/Compiler.h"
 #include "fly/Arch/Chip.h"
+#include "fly/runtime/Emu.h"
 #include "fly/runtime/EmuRuntime.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -58,6 +63,9 @@ static cl::opt<std::string> gridSpec("grid", cl::init("1,1,1"),
                                      cl::desc("generic mode: x,y,z"));
 static cl::opt<std::string> blockSpec("block", cl::init("64,1,1"),
                                       cl::desc("generic mode: x,y,z"));
+static cl::opt<std::string> checks(
+    "check", cl::init(""),
+    cl::desc("the emulator's checks: a comma list of bounds, barrier, or all"));
 static cl::opt<unsigned> smemBytes("smem", cl::init(0),
                                    cl::desc("generic mode: dynamic LDS bytes"));
 
@@ -203,6 +211,7 @@ int main(int argc, char **argv) {
   ::fly::CompileOptions options;
   options.pipeline.chip = chipName;
   options.emulator = true;
+  options.pipeline.emuCheck = checks;
   llvm::Expected<::fly::Artifact> artifact =
       compiler.compile((*text)->getBuffer(), options);
   if (!artifact)
@@ -242,6 +251,14 @@ int main(int argc, char **argv) {
     std::vector<void *> params;
     for (Argument &arg : args)
       params.push_back(arg.buffer ? (void *)&arg.pointer : (void *)arg.bytes.data());
+    std::vector<std::string> names;
+    std::vector<FlyEmuTensorExtent> extents;
+    for (size_t i = 0; i < args.size(); ++i)
+      names.push_back("arg" + std::to_string(i));
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].buffer)
+        extents.push_back({args[i].pointer, args[i].bytes.size(), names[i].c_str()});
+    fly_emu_set_tensor_extents(extents.data(), uint32_t(extents.size()));
     FlyLaunchConfig config = {};
     if (!parseDims(gridSpec, config.grid) || !parseDims(blockSpec, config.block))
       return fail("--grid and --block take x,y,z");
@@ -286,6 +303,10 @@ int main(int argc, char **argv) {
     Leaves leaves = {m, n, n};
     float *pa = a.data(), *pb = b.data(), *pc = c.data();
     std::vector<void *> params = {&pa, &leaves, &pb, &leaves, &pc, &leaves};
+    FlyEmuTensorExtent extents[] = {{pa, a.size() * 4, "A"},
+                                    {pb, b.size() * 4, "B"},
+                                    {pc, c.size() * 4, "C"}};
+    fly_emu_set_tensor_extents(extents, kernelName == "tiled_copy" ? 2 : 3);
     uint32_t smem = 0;
     if (kernelName == "tiled_copy") {
       params.resize(4); // (A, B): B = A through the 16 x 64 LDS tile
@@ -312,6 +333,10 @@ int main(int argc, char **argv) {
     Leaves la = {m, k, k}, lb = {n, k, k}, lc = {m, n, n};
     float *pa = a.data(), *pb = b.data(), *pc = c.data();
     void *params[] = {&pa, &la, &pb, &lb, &pc, &lc};
+    FlyEmuTensorExtent extents[] = {{pa, a.size() * 4, "A"},
+                                    {pb, b.size() * 4, "B"},
+                                    {pc, c.size() * 4, "C"}};
+    fly_emu_set_tensor_extents(extents, 3);
     if (!launch(params, 6, n / 128, m / 128, 0))
       return 1;
     std::vector<float> want(c.size());

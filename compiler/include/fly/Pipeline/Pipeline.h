@@ -72,6 +72,9 @@ struct PipelineOptions {
   /// on chips where both share one register file (CDNA3/4). Becomes LLVM's
   /// "amdgpu-num-vgpr" in that attribute's unit. 0: no limit.
   unsigned maxNumVGPRs = 0;
+  /// The emulator's checks (stage emulator only): convert-rocdl-to-emu's
+  /// `check` option, a comma list of bounds, barrier or all. "": none.
+  std::string emuCheck;
 };
 
 /// Appends the passes of `stage` to `pm`, which must be anchored on
@@ -94,7 +97,7 @@ llvm::Error buildStages(OpPassManager &pm, Stage first, Stage last,
 ///    with options stage (pre_binary | emulator | binary_prep | binary, a
 ///    range first..last of them, or all = pre_binary..binary, the default),
 ///    chip, O, debug-info, fast, daz, finite-only, unsafe-math,
-///    waves-per-eu and maxnreg (the fields of PipelineOptions);
+///    waves-per-eu, maxnreg and emu-check (the fields of PipelineOptions);
 ///  - every pass the stages name: the Fly and FlyROCDL passes,
 ///    convert-rocdl-to-emu, the passes of this library
 ///    (fly-check-launches, fly-rocdl-kernel-attrs) and the upstream ones.

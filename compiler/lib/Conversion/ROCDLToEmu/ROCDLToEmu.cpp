@@ -10,7 +10,12 @@
 //      LDS addresses of its body in place, and builds its entry wrapper,
 //   4. and, with check-alignment, precedes each of the kernel's accesses
 //      to flat, global, constant and LDS memory (found before step 2, while
-//      address spaces tell them apart) with a test of its alignment.
+//      address spaces tell them apart) with a test of its alignment;
+//   5. with check=bounds, precedes each such access with a call of the
+//      runtime's bounds check, given a constant site (kernel, source line,
+//      access kind, memory, and the kernel argument the address derives
+//      from, traced through GEPs and casts); with check=barrier, barriers
+//      become fly_emu_barrier_checked with their site.
 // The rewrites are local one-op replacements in known positions (no
 // legality question, no type conversion across op boundaries left after
 // the sweep), so they are done with a builder rather than a pattern driver.
@@ -24,6 +29,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -31,6 +37,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstddef>
+#include <functional>
 
 namespace mlir::fly {
 #define GEN_PASS_DEF_CONVERTROCDLTOEMU
@@ -747,6 +754,160 @@ SmallVector<AlignedAccess> alignedAccesses(LLVM::LLVMFuncOp kernel,
   return accesses;
 }
 
+/// The first file:line in `loc`, or "": where a check report points.
+std::string sourceLine(Location loc) {
+  std::string text;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine())).str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// Where a pointer comes from, as far as GEPs, casts, selects and block
+/// arguments show it.
+struct PointerRoot {
+  enum Kind { Unknown, Argument, Lds, OtherGlobal, Private } kind = Unknown;
+  int32_t argument = -1;
+  bool operator==(const PointerRoot &o) const {
+    return kind == o.kind && argument == o.argument;
+  }
+};
+
+class Provenance {
+public:
+  Provenance(LLVM::LLVMFuncOp kernel, SymbolTable &symbols)
+      : entry(&kernel.getBody().front()), symbols(symbols) {}
+
+  PointerRoot of(Value v) {
+    std::optional<PointerRoot> root = walk(v, 0);
+    return root ? *root : PointerRoot{};
+  }
+
+private:
+  // nullopt: no information (a cycle through a block argument).
+  std::optional<PointerRoot> walk(Value v, unsigned depth) {
+    if (depth > 64)
+      return PointerRoot{};
+    if (auto it = cache.find(v); it != cache.end())
+      return it->second;
+    if (!visiting.insert(v).second)
+      return std::nullopt;
+    std::optional<PointerRoot> root = compute(v, depth);
+    visiting.erase(v);
+    if (root)
+      cache[v] = *root;
+    return root;
+  }
+
+  static std::optional<PointerRoot> meet(std::optional<PointerRoot> a,
+                                         std::optional<PointerRoot> b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return *a == *b ? a : std::optional<PointerRoot>(PointerRoot{});
+  }
+
+  std::optional<PointerRoot> compute(Value v, unsigned depth) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Block *block = arg.getOwner();
+      if (block == entry)
+        return PointerRoot{PointerRoot::Argument, int32_t(arg.getArgNumber())};
+      std::optional<PointerRoot> root;
+      for (auto it = block->pred_begin(); it != block->pred_end(); ++it) {
+        auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+        if (!branch)
+          return PointerRoot{};
+        for (unsigned i = 0; i < branch->getNumSuccessors(); ++i) {
+          if (branch->getSuccessor(i) != block)
+            continue;
+          Value in = branch.getSuccessorOperands(i)[arg.getArgNumber()];
+          if (!in)
+            return PointerRoot{};
+          root = meet(root, walk(in, depth + 1));
+        }
+      }
+      return root;
+    }
+    Operation *op = v.getDefiningOp();
+    if (auto gep = dyn_cast<LLVM::GEPOp>(op))
+      return walk(gep.getBase(), depth + 1);
+    if (auto cast = dyn_cast<LLVM::AddrSpaceCastOp>(op))
+      return walk(cast.getArg(), depth + 1);
+    if (auto cast = dyn_cast<LLVM::BitcastOp>(op))
+      return walk(cast.getArg(), depth + 1);
+    if (auto select = dyn_cast<LLVM::SelectOp>(op))
+      return meet(walk(select.getTrueValue(), depth + 1),
+                  walk(select.getFalseValue(), depth + 1));
+    if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+      auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+          symbols.lookup(addr.getGlobalName()));
+      return PointerRoot{global && isShared(global) ? PointerRoot::Lds
+                                                    : PointerRoot::OtherGlobal};
+    }
+    if (isa<LLVM::AllocaOp>(op))
+      return PointerRoot{PointerRoot::Private};
+    return PointerRoot{};
+  }
+
+  Block *entry;
+  SymbolTable &symbols;
+  llvm::DenseMap<Value, PointerRoot> cache;
+  llvm::DenseSet<Value> visiting;
+};
+
+/// An access the bounds check precedes.
+struct CheckedAccess {
+  Operation *op;
+  uint32_t kind;  // FlyEmuAccessKind
+  uint32_t space; // FLY_EMU_SPACE_*
+  int32_t argument;
+  uint64_t bytes;
+};
+
+/// The accesses of `kernel` (address spaces still the kernel's) that the
+/// bounds check covers: global, flat, constant and LDS ones, but those
+/// whose address is a private alloca's or a module global's (not LDS).
+SmallVector<CheckedAccess> checkedAccesses(LLVM::LLVMFuncOp kernel,
+                                           const DataLayout &layout,
+                                           SymbolTable &symbols) {
+  SmallVector<CheckedAccess> accesses;
+  Provenance provenance(kernel, symbols);
+  kernel.walk([&](Operation *op) {
+    std::optional<MemoryAccess> access = memoryAccess(op);
+    if (!access)
+      return;
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(access->address.getType());
+    if (!ptr)
+      return;
+    unsigned space = ptr.getAddressSpace();
+    if (space != 0 && space != 1 && space != 3 && space != 4)
+      return;
+    PointerRoot root = provenance.of(access->address);
+    if (root.kind == PointerRoot::OtherGlobal ||
+        root.kind == PointerRoot::Private)
+      return;
+    uint32_t kind = isa<LLVM::LoadOp>(op)    ? FLY_EMU_ACCESS_LOAD
+                    : isa<LLVM::StoreOp>(op) ? FLY_EMU_ACCESS_STORE
+                                             : FLY_EMU_ACCESS_ATOMIC;
+    bool lds = root.kind == PointerRoot::Lds ||
+               (root.kind == PointerRoot::Unknown && space == 3);
+    int32_t argument = -1;
+    if (root.kind == PointerRoot::Argument &&
+        isa<LLVM::LLVMPointerType>(
+            kernel.getArgument(root.argument).getType()))
+      argument = root.argument;
+    accesses.push_back(
+        {op, kind, lds ? FLY_EMU_SPACE_LDS : FLY_EMU_SPACE_GLOBAL, argument,
+         layout.getTypeSize(access->type).getFixedValue()});
+  });
+  return accesses;
+}
+
 struct ConvertROCDLToEmu
     : public mlir::fly::impl::ConvertROCDLToEmuBase<ConvertROCDLToEmu> {
   using ConvertROCDLToEmuBase::ConvertROCDLToEmuBase;
@@ -757,9 +918,20 @@ private:
   void rewriteKernel(LLVM::LLVMFuncOp kernel,
                      const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets);
   void insertAlignmentChecks(Value ctx, ArrayRef<AlignedAccess> accesses);
+  void insertBoundsChecks(Value ctx, StringRef kernel,
+                          ArrayRef<CheckedAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
+  // The address of the constant FlyEmuSite of an access (one per distinct
+  // site of the module).
+  Value siteAddress(OpBuilder &b, Location loc, StringRef kernel,
+                    uint32_t kind, uint32_t space, int32_t argument);
+  LLVM::GlobalOp stringConstant(StringRef text);
+  std::string freshName(StringRef stem);
 
   gpu::GPUModuleOp module;
+  uint32_t checks = 0; // FLY_EMU_CHECK_* of the `check` option
+  llvm::StringMap<LLVM::GlobalOp> sites, strings;
+  unsigned nextName = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -889,9 +1061,17 @@ public:
 
   void lower(Operation *op, Lowering kind);
 
+  /// With the bounds check: the site of an access the lowering itself
+  /// makes (kind, memory), for fly_emu_check_access.
+  using Site = std::function<Value(OpBuilder &, Location, uint32_t, uint32_t)>;
+  void checkBounds(Site site) { boundsSite = std::move(site); }
+
 private:
   Value call(OpBuilder &b, Location loc, StringRef name, Type result,
              ValueRange args);
+  /// `address` as the bounds check gives it back, when checking bounds.
+  Value checked(OpBuilder &b, Location loc, Value address, int64_t bytes,
+                uint32_t kind, uint32_t space);
   Value constI32(OpBuilder &b, Location loc, int64_t value) {
     return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(value));
   }
@@ -918,7 +1098,17 @@ private:
   StringRef chip;
   Type ptrType, i32, i64;
   DataLayout layout;
+  Site boundsSite;
 };
+
+Value BodyLowering::checked(OpBuilder &b, Location loc, Value address,
+                            int64_t bytes, uint32_t kind, uint32_t space) {
+  if (!boundsSite)
+    return address;
+  Value site = boundsSite(b, loc, kind, space);
+  return call(b, loc, "fly_emu_check_access", ptrType,
+              {ctx, address, LLVM::ConstantOp::create(b, loc, i64, bytes), site});
+}
 
 Value BodyLowering::call(OpBuilder &b, Location loc, StringRef name,
                          Type result, ValueRange args) {
@@ -1334,6 +1524,7 @@ void BodyLowering::lowerLdsLoad(Operation *op) {
       constI32(b, loc, offset));
   Value target = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), m0,
                                      ArrayRef<LLVM::GEPArg>{at});
+  target = checked(b, loc, target, size, FLY_EMU_ACCESS_STORE, FLY_EMU_SPACE_LDS);
   if (auto buffer = dyn_cast<ROCDL::RawPtrBufferLoadLdsOp>(op)) {
     Value voffset = LLVM::AddOp::create(b, loc, buffer.getVoffset(),
                                         constI32(b, loc, offset));
@@ -1344,6 +1535,8 @@ void BodyLowering::lowerLdsLoad(Operation *op) {
     Value source = LLVM::GEPOp::create(
         b, loc, ptrType, b.getI8Type(), op->getOperand(0),
         ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    source = checked(b, loc, source, size, FLY_EMU_ACCESS_LOAD,
+                     FLY_EMU_SPACE_GLOBAL);
     LLVM::MemcpyOp::create(b, loc, target, source, constI32(b, loc, size),
                            /*isVolatile=*/false);
   }
@@ -1500,6 +1693,166 @@ void ConvertROCDLToEmu::insertAlignmentChecks(
   }
 }
 
+std::string ConvertROCDLToEmu::freshName(StringRef stem) {
+  std::string name;
+  do
+    name = (stem + "_" + Twine(nextName++)).str();
+  while (module.lookupSymbol(name));
+  return name;
+}
+
+LLVM::GlobalOp ConvertROCDLToEmu::stringConstant(StringRef text) {
+  LLVM::GlobalOp &global = strings[text];
+  if (global)
+    return global;
+  OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+  std::string bytes = text.str() + '\0';
+  auto type = LLVM::LLVMArrayType::get(top.getI8Type(), bytes.size());
+  global = LLVM::GlobalOp::create(top, module.getLoc(), type,
+                                  /*isConstant=*/true, LLVM::Linkage::Internal,
+                                  freshName("__fly_emu_text"),
+                                  top.getStringAttr(bytes));
+  return global;
+}
+
+Value ConvertROCDLToEmu::siteAddress(OpBuilder &b, Location loc,
+                                     StringRef kernel, uint32_t kind,
+                                     uint32_t space, int32_t argument) {
+  std::string where = sourceLine(loc);
+  std::string key = (kernel + "\n" + where + "\n" + Twine(kind) + "\n" +
+                     Twine(space) + "\n" + Twine(argument))
+                        .str();
+  LLVM::GlobalOp &site = sites[key];
+  if (!site) {
+    MLIRContext *context = &getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    auto i32 = IntegerType::get(context, 32);
+    // FlyEmuSite (Emu.h): kernel, location, kind, space, argument, 0.
+    auto type = LLVM::LLVMStructType::getLiteral(
+        context, {ptrType, ptrType, i32, i32, i32, i32});
+    LLVM::GlobalOp kernelName = stringConstant(kernel);
+    LLVM::GlobalOp location = stringConstant(where);
+    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    site = LLVM::GlobalOp::create(top, loc, type, /*isConstant=*/true,
+                                  LLVM::Linkage::Internal,
+                                  freshName("__fly_emu_site"), Attribute());
+    Block *init = top.createBlock(&site.getInitializerRegion());
+    top.setInsertionPointToStart(init);
+    Value value = LLVM::UndefOp::create(top, loc, type);
+    Value fields[] = {
+        LLVM::AddressOfOp::create(top, loc, kernelName),
+        LLVM::AddressOfOp::create(top, loc, location),
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(kind)),
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(space)),
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(argument)),
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(0))};
+    for (auto [i, field] : llvm::enumerate(fields))
+      value = LLVM::InsertValueOp::create(top, loc, value, field,
+                                          ArrayRef<int64_t>{int64_t(i)});
+    LLVM::ReturnOp::create(top, loc, value);
+  }
+  return LLVM::AddressOfOp::create(b, loc, site);
+}
+
+/// Before each access: a test of its bytes against the extent of the
+/// tensor its kernel argument points into (or of the workgroup's LDS),
+/// loaded once at the top of the body with fly_emu_check_extent, and only
+/// when the test fails, address = fly_emu_check_access(ctx, address, bytes,
+/// site) in a block of its own; the access is then made at the address the
+/// check gave. An access whose address derives from no argument calls the
+/// check every time (it looks for the tensor the address is in).
+void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
+                                           ArrayRef<CheckedAccess> accesses) {
+  if (accesses.empty())
+    return;
+  MLIRContext *context = &getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  auto i32 = IntegerType::get(context, 32);
+  auto checkType = LLVM::LLVMFunctionType::get(ptrType,
+                                               {ptrType, ptrType, i64, ptrType});
+  LLVM::LLVMFuncOp check = getOrDeclare("fly_emu_check_access", checkType);
+  auto extentType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context), {ptrType, i32, ptrType});
+  Block *entry = cast<BlockArgument>(ctx).getOwner();
+
+  // The extents: per argument (-1: LDS), {first, one past the last} as i64.
+  llvm::DenseMap<int32_t, std::pair<Value, Value>> extents;
+  auto extentOf = [&](int32_t argument) -> std::pair<Value, Value> {
+    auto &extent = extents[argument];
+    if (extent.first)
+      return extent;
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    Location loc = entry->getParentOp()->getLoc();
+    Value one = LLVM::ConstantOp::create(b, loc, i32, int64_t(1));
+    auto pair = LLVM::LLVMArrayType::get(i64, 2);
+    Value slot = LLVM::AllocaOp::create(b, loc, ptrType, pair, one, 8);
+    LLVM::CallOp::create(
+        b, loc, getOrDeclare("fly_emu_check_extent", extentType),
+        ValueRange{ctx, LLVM::ConstantOp::create(b, loc, i32, int64_t(argument)),
+                   slot});
+    Value high = LLVM::GEPOp::create(b, loc, ptrType, i64, slot,
+                                     ArrayRef<LLVM::GEPArg>{1});
+    extent = {LLVM::LoadOp::create(b, loc, i64, slot, 8),
+              LLVM::LoadOp::create(b, loc, i64, high, 8)};
+    return extent;
+  };
+
+  for (const CheckedAccess &access : accesses) {
+    Operation *op = access.op;
+    Location loc = op->getLoc();
+    Value address = memoryAccess(op)->address;
+    Value checked;
+    if (access.argument < 0 && access.space != FLY_EMU_SPACE_LDS) {
+      OpBuilder b(op);
+      Value site = siteAddress(b, loc, kernel, access.kind, access.space,
+                               access.argument);
+      Value bytes = LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes));
+      checked = LLVM::CallOp::create(b, loc, check,
+                                     ValueRange{ctx, address, bytes, site})
+                    .getResult();
+    } else {
+      auto [low, high] = extentOf(
+          access.space == FLY_EMU_SPACE_LDS ? -1 : access.argument);
+      Block *before = op->getBlock();
+      Block *after = before->splitBlock(op);
+      checked = after->addArgument(ptrType, loc);
+      auto *slow = new Block();
+      slow->insertBefore(after);
+
+      OpBuilder b = OpBuilder::atBlockEnd(before);
+      Value bits = LLVM::PtrToIntOp::create(b, loc, i64, address);
+      Value end = LLVM::AddOp::create(
+          b, loc, bits,
+          LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes)));
+      Value below =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, bits, low);
+      Value above =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, end, high);
+      Value outside = LLVM::OrOp::create(b, loc, below, above);
+      LLVM::CondBrOp::create(b, loc, outside, slow, ValueRange{}, after,
+                             ValueRange{address});
+
+      b.setInsertionPointToStart(slow);
+      Value site = siteAddress(b, loc, kernel, access.kind, access.space,
+                               access.argument);
+      Value bytes = LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes));
+      Value redirected = LLVM::CallOp::create(
+                             b, loc, check, ValueRange{ctx, address, bytes, site})
+                             .getResult();
+      LLVM::BrOp::create(b, loc, ValueRange{redirected}, after);
+    }
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      load.getAddrMutable().assign(checked);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      store.getAddrMutable().assign(checked);
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      rmw.getPtrMutable().assign(checked);
+    else
+      cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(checked);
+  }
+}
+
 void ConvertROCDLToEmu::rewriteKernel(
     LLVM::LLVMFuncOp kernel,
     const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets) {
@@ -1558,6 +1911,11 @@ void ConvertROCDLToEmu::rewriteKernel(
     return getOrDeclare(name, type);
   };
   BodyLowering lowering(kernel, ctx, declare, chip);
+  if (checks & FLY_EMU_CHECK_BOUNDS)
+    lowering.checkBounds([&, entryName](OpBuilder &b, Location at,
+                                        uint32_t kind, uint32_t space) {
+      return siteAddress(b, at, entryName, kind, space, -1);
+    });
   for (Operation *op : ops) {
     OpBuilder b(op);
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
@@ -1599,8 +1957,19 @@ void ConvertROCDLToEmu::rewriteKernel(
       break;
     }
     case Lowering::Barrier:
-      LLVM::CallOp::create(b, op->getLoc(), getOrDeclare(kBarrierFn, barrierType),
-                           ValueRange{ctx});
+      if (checks & FLY_EMU_CHECK_BARRIER) {
+        Value site = siteAddress(b, op->getLoc(), entryName,
+                                 FLY_EMU_ACCESS_BARRIER, FLY_EMU_SPACE_LDS, -1);
+        auto checkedType =
+            LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType});
+        LLVM::CallOp::create(b, op->getLoc(),
+                             getOrDeclare("fly_emu_barrier_checked", checkedType),
+                             ValueRange{ctx, site});
+      } else {
+        LLVM::CallOp::create(b, op->getLoc(),
+                             getOrDeclare(kBarrierFn, barrierType),
+                             ValueRange{ctx});
+      }
       op->erase();
       break;
     case Lowering::Erase:
@@ -1652,6 +2021,34 @@ void ConvertROCDLToEmu::rewriteKernel(
 void ConvertROCDLToEmu::runOnOperation() {
   module = getOperation();
   MLIRContext *context = &getContext();
+  checks = 0;
+  sites.clear();
+  strings.clear();
+  nextName = 0;
+  if (!emuCheck.empty()) {
+    SmallVector<StringRef> names;
+    StringRef(emuCheck).split(names, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef name : names) {
+      name = name.trim();
+      if (name == "all")
+        checks |= FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_BARRIER;
+      else if (name == "bounds")
+        checks |= FLY_EMU_CHECK_BOUNDS;
+      else if (name == "barrier")
+        checks |= FLY_EMU_CHECK_BARRIER;
+      else if (name == "race" || name == "init") {
+        module.emitError() << "convert-rocdl-to-emu: the '" << name
+                           << "' check is not implemented yet (implemented: "
+                              "bounds, barrier)";
+        return signalPassFailure();
+      } else {
+        module.emitError() << "convert-rocdl-to-emu: unknown check '" << name
+                           << "' in check=" << emuCheck
+                           << " (checks: bounds, barrier, all)";
+        return signalPassFailure();
+      }
+    }
+  }
   if (failed(check(module)))
     return signalPassFailure();
 
@@ -1673,6 +2070,14 @@ void ConvertROCDLToEmu::runOnOperation() {
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       if (isKernel(func))
         accesses[func] = alignedAccesses(func, layout);
+  }
+  llvm::DenseMap<Operation *, SmallVector<CheckedAccess>> bounded;
+  if (checks & FLY_EMU_CHECK_BOUNDS) {
+    DataLayout layout = DataLayout::closest(module);
+    SymbolTable symbols(module);
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (isKernel(func))
+        bounded[func] = checkedAccesses(func, layout, symbols);
   }
 
   // 2. One address space.
@@ -1728,9 +2133,12 @@ void ConvertROCDLToEmu::runOnOperation() {
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func)) {
+      std::string name = func.getSymName().str();
       rewriteKernel(func, ldsOffsets);
       insertAlignmentChecks(func.getBody().front().getArgument(0),
                             accesses[func]);
+      insertBoundsChecks(func.getBody().front().getArgument(0), name,
+                         bounded[func]);
     } else
       for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
         if (attr.getName().getValue().starts_with("rocdl."))
@@ -1745,6 +2153,14 @@ void ConvertROCDLToEmu::runOnOperation() {
   module->removeAttr("llvm.target_triple");
   module->setAttr(kStaticLdsAttr, IntegerAttr::get(IntegerType::get(context, 32),
                                                    staticBytes));
+  // The checks the launch turns on (Emu.h); none in unchecked code.
+  if (checks) {
+    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    auto i32 = IntegerType::get(context, 32);
+    LLVM::GlobalOp::create(top, module.getLoc(), i32, /*isConstant=*/true,
+                           LLVM::Linkage::External, FLY_EMU_CHECKS_GLOBAL,
+                           top.getI32IntegerAttr(int32_t(checks)));
+  }
 }
 
 } // namespace

@@ -21,6 +21,7 @@ from .env import Environment
 from ..tracing.errors import ArgumentError, FlyDSLError, TraceError, user_traceback
 from ..tracing.ir import user_location
 from .runtime import ensure_runtime
+from . import emu_check as _emu_check
 from ..tracing.signature import Stream, bind_arguments, stream_handle
 
 
@@ -189,6 +190,7 @@ class CompiledFunction:
                                  f"compiled as {compiled!r}, got {arguments[name]!r}")
         parameters = []  # per host parameter: its value, or (address, leaves)
         customs = {}
+        extents = [] if self._emu_checked() else None  # checked emulation's tensors
         for name, part, kind, compiled in plan:
             value = arguments[name]
             where = f"argument '{name}' of {self.name}"
@@ -198,6 +200,8 @@ class CompiledFunction:
                 parameters.append(customs[name][part])
             elif kind == "tensor":
                 parameters.append(compiled.leaves(value, where, "cpu" if self.emulator else None))
+                if extents is not None:
+                    extents.append((*_emu_check.tensor_extent(value, parameters[-1][0]), name))
             elif kind == "pointer":
                 parameters.append(_pointer(value, compiled, where))
             elif kind == "handle":
@@ -211,6 +215,8 @@ class CompiledFunction:
                 address, leaves = value
                 value = address if leaf < 0 else leaves[leaf]
             values.append(value)
+        if extents is not None:
+            self._extents = extents
         try:
             return block.pack(values)
         except ValueError as err:
@@ -246,8 +252,8 @@ class CompiledFunction:
         and streams, in C++ from the same description of the block
         (anything else, or a mismatch, falls back to the Python path, which
         names the problem). False when the signature cannot use it."""
-        if self.signature is None or self._entry is None:
-            return False
+        if self.signature is None or self._entry is None or self._emu_checked():
+            return False  # (a checked launch describes its tensors: Python's path)
         binding = binding_of(self.signature)
         if binding is None:
             return False
@@ -282,10 +288,25 @@ class CompiledFunction:
         if self._entry is None:
             self._entry = _fly.HostEntry(self.host_module, self.name)
             _holding_native.add(self)
+        extents = self.__dict__.pop("_extents", None)
+        if extents is not None:
+            _fly.emu_set_tensor_extents(extents)
         try:
             self._entry.call(block)
         except _fly.Error as err:
             raise self._runtime_error(str(err)) from None
+        finally:
+            if extents is not None:
+                _fly.emu_set_tensor_extents([])
+
+    def _emu_checked(self) -> bool:
+        """Whether the kernels are emulator code compiled with checks (the
+        code object carries FLY_EMU_CHECKS_GLOBAL, Emu.h)."""
+        checked = self.__dict__.get("_checked")
+        if checked is None:
+            checked = self._checked = self.emulator and any(
+                b"__fly_emu_checks" in blob for _, _, blob in self.code_objects)
+        return checked
 
     def _call_unchecked(self, args, kwargs) -> None:
         """A call from the @flyc.jit function that chose this compiled
@@ -334,6 +355,8 @@ class CompiledFunction:
                 detail = detail[len("bad launch: "):]
         if what != "launch":
             return FlyDSLError(f"{self.name}: {what} failed {runtime}: {detail}")
+        if self.emulator and _emu_check.is_report(detail):
+            return _emu_check.error(f"{self.name}: launch failed {runtime}: ", detail)
         launches = sorted(set(self.launches()), key=lambda x: (x[1], x[2], x[0]))
         if len(launches) == 1:
             (kernel, file, line), = launches

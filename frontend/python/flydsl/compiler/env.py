@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 
 from ..tracing.errors import FlyDSLError
+from .emu_check import parse as _emu_check_parse
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -127,6 +128,7 @@ class Environment:
     log_to_file: str = ""
     autotune: bool = False
     autotune_cache_dir: str = ""
+    emu_check: str = ""  # FLYDSL_EMU_CHECK, normalised (emu_check.parse)
 
     _current = None
 
@@ -207,6 +209,8 @@ class Environment:
             autotune=_bool("FLYDSL_AUTOTUNE", False),
             autotune_cache_dir=(os.environ.get("FLYDSL_AUTOTUNE_CACHE_DIR")
                                 or os.path.join(home, ".flydsl", "autotune")),
+            emu_check=_emu_check_parse(os.environ.get("FLYDSL_EMU_CHECK"),
+                                       "environment variable FLYDSL_EMU_CHECK"),
         )
 
     def dump_dir_for(self, name: str) -> str:

@@ -103,7 +103,7 @@ class JitFunction:
         return CompileOptions(
             backend=env.compile_backend, target=backend.target, backend_hash=backend.hash(),
             opt_level=env.opt_level, debug_info=env.debug_info, emulator=runtime == "emu",
-            compile_hints=tuple(sorted(self._hints.items())),
+            compile_hints=tuple(sorted(_with_emu_check(self._hints, env, runtime).items())),
             verify_each_pass=env.verify_each_pass, print_after_all=env.print_after_all,
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
@@ -428,6 +428,21 @@ def _ambient_fastmath(hints: dict):
     return "fast" if hints.get("fast_fp_math") else None
 
 
+def _with_emu_check(hints: dict, env, runtime: str) -> dict:
+    """The hints a compile keys on and passes: `emu_check` (the hint, else
+    FLYDSL_EMU_CHECK) normalised for the emulator, dropped for a chip."""
+    from .emu_check import parse
+
+    if "emu_check" not in hints and not env.emu_check:
+        return hints
+    hints = dict(hints)
+    check = hints.pop("emu_check", env.emu_check)
+    check = parse(check, "compile hint emu_check") if runtime == "emu" else ""
+    if check:
+        hints["emu_check"] = check
+    return hints
+
+
 def _check_hints(hints: dict) -> None:
     from .backends.rocm import COMPILE_HINTS
 
@@ -435,6 +450,13 @@ def _check_hints(hints: dict) -> None:
         if name not in COMPILE_HINTS:
             raise ArgumentError(f"compile hint '{name}' is not one of {', '.join(COMPILE_HINTS)}",
                                 *user_location()[:2])
+    if hints.get("emu_check") is not None:
+        from .emu_check import parse
+
+        try:
+            parse(hints["emu_check"], "compile hint emu_check")
+        except FlyDSLError as err:
+            raise ArgumentError(err.bare_message, *user_location()[:2]) from None
     if hints.get("fastmath") is not None:
         try:
             fastmath_text(hints["fastmath"])

@@ -475,6 +475,103 @@ __attribute__((noreturn))
 void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
                              const void *address, uint64_t align);
 
+/* ---- Checked emulation (the emulator as a sanitizer) ---------------------
+ *
+ * With checks compiled in (convert-rocdl-to-emu's `check` option, from
+ * FLYDSL_EMU_CHECK or the `emu_check` compile hint), the code object's
+ * FLY_EMU_CHECKS_GLOBAL holds the FLY_EMU_CHECK_* bits it was compiled with,
+ * and the launch turns them on; without it (the default) the generated code
+ * has no check and the runtime does none.
+ *
+ *   bounds   every load, store and atomic of a kernel in global (flat,
+ *            global, constant) or LDS memory is preceded by
+ *            fly_emu_check_access. A global access is out of bounds when
+ *            its bytes are not all inside the extent of the tensor its
+ *            address derives from (the site's kernel argument, when the
+ *            compiler could trace the address back to one), or, with no
+ *            such argument, inside no tensor of the launch. The extents
+ *            are the ones fly_emu_set_tensor_extents gave the calling
+ *            thread; a kernel argument that points into none of them
+ *            (memory the launch did not describe) is not checked, nor is
+ *            any global access when none were given. An LDS access is out
+ *            of bounds when it leaves the workgroup's LDS (static plus
+ *            dynamic: FlyEmuLaunchConfig.lds_bytes). Buffer-resource
+ *            accesses keep the hardware's range checking (no report).
+ *   barrier  a barrier releases with work-items of the workgroup parked at
+ *            different barriers (different sites), or with lanes of a wave
+ *            parked at it while other lanes of that wave have returned
+ *            without reaching it (a barrier under a lane-dependent
+ *            condition). A wave whose lanes have all returned does not
+ *            count, as on the hardware.
+ *   race, init  reserved (not implemented yet).
+ *
+ * A report does not stop the work-item: an out-of-bounds load reads zeros
+ * and an out-of-bounds store or atomic goes to a scratch buffer, so the
+ * launch runs to its end and the first FLY_EMU_CHECK_MAX_SHOWN reports are
+ * returned as the launch's error (the rest counted), in the form
+ *   check: <n> reports in kernel <name> (the first <k> shown)
+ *   <kind> at <file:line> in workgroup (x,y,z), work-item (x,y,z): <detail>
+ *   ...
+ *   ... and <m> more
+ * one report a line; <kind> is "out-of-bounds load of <b> bytes" (store,
+ * atomic; "LDS load" ... for LDS) or "barrier divergence". */
+#define FLY_EMU_CHECK_BOUNDS 0x1u
+#define FLY_EMU_CHECK_RACE 0x2u    /* reserved */
+#define FLY_EMU_CHECK_INIT 0x4u    /* reserved */
+#define FLY_EMU_CHECK_BARRIER 0x8u
+#define FLY_EMU_CHECK_MAX_SHOWN 10u
+#define FLY_EMU_CHECKS_GLOBAL "__fly_emu_checks"
+
+/* What a checked access does. */
+typedef enum FlyEmuAccessKind {
+  FLY_EMU_ACCESS_LOAD = 0,
+  FLY_EMU_ACCESS_STORE = 1,
+  FLY_EMU_ACCESS_ATOMIC = 2,
+  FLY_EMU_ACCESS_BARRIER = 3
+} FlyEmuAccessKind;
+
+/* The memory a checked access is in. */
+#define FLY_EMU_SPACE_GLOBAL 0u
+#define FLY_EMU_SPACE_LDS 1u
+
+/* A checked site of a kernel, a constant the compiler emits per access. */
+typedef struct FlyEmuSite {
+  const char *kernel;   /*  0: the kernel's name                           */
+  const char *location; /*  8: "file:line" of the access, or ""            */
+  uint32_t kind;        /* 16: FlyEmuAccessKind                            */
+  uint32_t space;       /* 20: FLY_EMU_SPACE_*                             */
+  int32_t argument;     /* 24: the kernel parameter the address derives
+                               from (a pointer), or -1                     */
+  uint32_t reserved;    /* 28: 0                                           */
+} FlyEmuSite;           /* 32 bytes on LP64 (ABI)                          */
+
+/* Checks an access of `bytes` at `address`; returns the address to access:
+ * `address` when it is in bounds, else a scratch buffer of the calling OS
+ * thread (zeroed for a load) after recording the report. */
+void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
+                           const FlyEmuSite *site);
+/* The extent the bounds check holds accesses to, for generated code that
+ * tests the common case inline and calls fly_emu_check_access only when an
+ * access leaves it: out[0] = first byte, out[1] = one past the last, of the
+ * tensor kernel parameter `argument` (a pointer) points into, or of the
+ * workgroup's LDS for argument -1; [0, UINT64_MAX) when the parameter
+ * points into no tensor of the launch (nothing to check). */
+void fly_emu_check_extent(FlyEmuContext *ctx, int32_t argument, uint64_t *out);
+/* s_barrier with the barrier check: fly_emu_barrier, remembering `site`. */
+void fly_emu_barrier_checked(FlyEmuContext *ctx, const FlyEmuSite *site);
+
+/* A tensor of a launch: its bytes [base, base + bytes) and its name. */
+typedef struct FlyEmuTensorExtent {
+  const void *base;
+  uint64_t bytes;
+  const char *name;
+} FlyEmuTensorExtent;
+
+/* The tensors the calling thread's next checked launches access (copied;
+ * count 0 forgets them). */
+void fly_emu_set_tensor_extents(const FlyEmuTensorExtent *tensors,
+                                uint32_t count);
+
 /* ---- Float conversions of 8- and 4-bit floats ---------------------------- */
 
 /* The packed conversions (rocdl.cvt.*), per lane: their operands' bits
@@ -511,6 +608,7 @@ typedef struct FlyEmuLaunchConfig {
   uint32_t wave_size;      /* the chip's: 32 or 64                         */
   uint32_t num_threads;    /* OS threads; 0: the machine's cores           */
   uint32_t stack_bytes;    /* per-fiber stack; 0: FLY_EMU_DEFAULT_STACK    */
+  uint32_t checks;         /* FLY_EMU_CHECK_* bits; 0: unchecked            */
 } FlyEmuLaunchConfig;
 
 /* 32 KiB: a 1024-work-item workgroup commits at most 32 MiB of stack even if

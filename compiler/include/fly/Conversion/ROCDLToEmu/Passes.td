@@ -140,6 +140,22 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     host frame and is not checked; buffer accesses are range-checked by
     the runtime instead.
 
+    Checks (the `check` option; Emu.h, "Checked emulation"). With
+    `bounds`, every access the alignment check covers (flat, global,
+    constant, LDS), except those whose address derives from a private
+    alloca or a module global that is not LDS, is preceded by
+    `%p = llvm.call @fly_emu_check_access(%ctx, %address, bytes, site)`
+    and made at `%p`. `site` is the address of a constant FlyEmuSite
+    (`__fly_emu_site*`): the kernel's name, the access's first
+    file:line, its kind (load, store, atomic), its memory (LDS when the
+    address derives from an LDS global or is in address space 3, else
+    global) and the kernel argument it derives from through GEPs,
+    address space casts, bitcasts, selects and block arguments (-1 when
+    that is not one pointer argument). With `barrier`, `s_barrier`
+    becomes `fly_emu_barrier_checked(%ctx, site)`. With any check, the
+    module gets the external i32 constant `__fly_emu_checks` (the
+    FLY_EMU_CHECK_* bits); without, nothing of this is emitted.
+
     Address spaces. Every `!llvm.ptr<N>` anywhere in the module (values,
     block arguments, function types, nested in structs or vectors, type
     attributes) becomes `!llvm.ptr`; globals move to address space 0;
@@ -167,7 +183,11 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
            "fp8/bf8 formats depend on it.">,
     Option<"checkAlignment", "check-alignment", "bool", /*default=*/"true",
            "Check that every kernel access to flat, global, constant or LDS "
-           "memory is as aligned as its code declares (see Alignment).">
+           "memory is as aligned as its code declares (see Alignment).">,
+    Option<"emuCheck", "check", "std::string", /*default=*/"\"\"",
+           "The emulator's checks to compile in (see Checks): a comma list "
+           "of bounds, barrier, or all (race and init are not implemented "
+           "yet: an error). Empty: none, the code is unchanged.">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

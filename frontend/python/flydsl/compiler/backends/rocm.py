@@ -11,7 +11,8 @@ from ...tracing.errors import ArgumentError
 from .base import BaseBackend, CompileOptions, GPUTarget
 
 # The hints a ROCm compile takes (FlyDSL's `flyc.compile[{...}]` names).
-COMPILE_HINTS = ("waves_per_eu", "maxnreg", "fast_fp_math", "unsafe_fp_math", "fastmath")
+COMPILE_HINTS = ("waves_per_eu", "maxnreg", "fast_fp_math", "unsafe_fp_math", "fastmath",
+                 "emu_check")
 
 
 def _warp_size(arch: str) -> int:
@@ -103,7 +104,8 @@ class RocmBackend(BaseBackend):
                             options.print_after_all, options.emulator,
                             maxnreg=_count_hint(hints, "maxnreg"),
                             fast_math=bool(hints.get("fast_fp_math")),
-                            unsafe_math=bool(hints.get("unsafe_fp_math")))
+                            unsafe_math=bool(hints.get("unsafe_fp_math")),
+                            emu_check=hints.get("emu_check", "") if options.emulator else "")
 
     def hash(self) -> str:
         return f"rocm:{self.target.arch}:wave{self.target.warp_size}"

@@ -1,0 +1,224 @@
+//===- Check.cpp - Checked emulation: bounds reports and tensor extents ---===//
+//
+// The runtime side of the emulator's checks (Emu.h, "Checked emulation"):
+// the extents of a launch's tensors, the bounds check generated code calls
+// before each global or LDS access, and the reports a checked launch
+// collects and returns as its error. The barrier check is Workgroup.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Workgroup.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace fly::emu {
+
+static_assert(offsetof(FlyEmuSite, kernel) == 0 &&
+                  offsetof(FlyEmuSite, location) == 8 &&
+                  offsetof(FlyEmuSite, kind) == 16 &&
+                  offsetof(FlyEmuSite, space) == 20 &&
+                  offsetof(FlyEmuSite, argument) == 24 &&
+                  sizeof(FlyEmuSite) == 32,
+              "ABI");
+
+namespace {
+
+// What fly_emu_set_tensor_extents gave this thread.
+struct PendingTensors {
+  std::vector<FlyEmuTensorExtent> tensors;
+  std::vector<std::string> names;
+};
+thread_local PendingTensors pending;
+
+// Where an out-of-bounds access goes instead (a thread's, never shared).
+constexpr size_t kScratchBytes = 4096;
+alignas(64) thread_local unsigned char scratch[kScratchBytes];
+
+const char *kindName(uint32_t kind) {
+  switch (kind) {
+  case FLY_EMU_ACCESS_LOAD:
+    return "load";
+  case FLY_EMU_ACCESS_STORE:
+    return "store";
+  case FLY_EMU_ACCESS_ATOMIC:
+    return "atomic";
+  default:
+    return "access";
+  }
+}
+
+bool inside(uintptr_t a, uint64_t bytes, const FlyEmuTensorExtent &e) {
+  uintptr_t base = reinterpret_cast<uintptr_t>(e.base);
+  return a >= base && a - base <= e.bytes && bytes <= e.bytes - (a - base);
+}
+
+// The tensor a kernel argument's pointer `p` points into: the one whose
+// extent holds it (half-open: a view that ends where the next begins is
+// not the next one's), or one that starts at it.
+const FlyEmuTensorExtent *owner(const LaunchState &l, uintptr_t p) {
+  const FlyEmuTensorExtent *found = nullptr;
+  for (const FlyEmuTensorExtent &e : l.tensors) {
+    uintptr_t base = reinterpret_cast<uintptr_t>(e.base);
+    if (p >= base && p - base < e.bytes)
+      return &e;
+    if (p == base && !found)
+      found = &e;
+  }
+  return found;
+}
+
+// The tensor nearest to `a`, for an access that is in none.
+const FlyEmuTensorExtent *nearest(const LaunchState &l, uintptr_t a) {
+  const FlyEmuTensorExtent *best = nullptr;
+  uint64_t bestDistance = UINT64_MAX;
+  for (const FlyEmuTensorExtent &e : l.tensors) {
+    uintptr_t base = reinterpret_cast<uintptr_t>(e.base);
+    uint64_t distance = a < base ? base - a : a - base < e.bytes ? 0 : a - base - e.bytes;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = &e;
+    }
+  }
+  return best;
+}
+
+std::string workItemText(const FlyEmuContext &c) {
+  char text[96];
+  std::snprintf(text, sizeof text, "workgroup (%u,%u,%u), work-item (%u,%u,%u)",
+                c.workgroup_id[0], c.workgroup_id[1], c.workgroup_id[2],
+                c.work_item_id[0], c.work_item_id[1], c.work_item_id[2]);
+  return text;
+}
+
+} // namespace
+
+void LaunchState::report(const FlyEmuSite &site, const FlyEmuContext &ctx,
+                         const std::string &kind, const std::string &detail) {
+  std::lock_guard<std::mutex> lock(reportMutex);
+  if (reportCount++ == 0 && site.kernel)
+    reportKernel = site.kernel;
+  if (reports.size() >= FLY_EMU_CHECK_MAX_SHOWN)
+    return;
+  std::string where =
+      site.location && *site.location ? site.location : "an unknown line";
+  reports.push_back(kind + " at " + where + " in " + workItemText(ctx) + ": " +
+                    detail);
+}
+
+std::string LaunchState::reportText() {
+  std::lock_guard<std::mutex> lock(reportMutex);
+  if (reportCount == 0)
+    return {};
+  std::string text = "check: " + std::to_string(reportCount) +
+                     (reportCount == 1 ? " report" : " reports") +
+                     " in kernel " + reportKernel + " (the first " +
+                     std::to_string(reports.size()) + " shown)";
+  for (const std::string &r : reports)
+    text += "\n" + r;
+  if (reportCount > reports.size())
+    text += "\n... and " + std::to_string(reportCount - reports.size()) +
+            " more";
+  return text;
+}
+
+// Moves this thread's pending tensors into a launch that checks bounds.
+void takeTensorExtents(LaunchState &launch) {
+  launch.tensors = pending.tensors;
+  launch.tensorNames = pending.names;
+  for (size_t i = 0; i < launch.tensors.size(); ++i)
+    launch.tensors[i].name = launch.tensorNames[i].c_str();
+}
+
+} // namespace fly::emu
+
+using namespace fly::emu;
+
+extern "C" {
+
+void fly_emu_set_tensor_extents(const FlyEmuTensorExtent *tensors,
+                                uint32_t count) {
+  pending.tensors.assign(tensors, tensors + count);
+  pending.names.clear();
+  for (uint32_t i = 0; i < count; ++i)
+    pending.names.emplace_back(tensors[i].name ? tensors[i].name : "");
+}
+
+void fly_emu_check_extent(FlyEmuContext *ctx, int32_t argument,
+                          uint64_t *out) {
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  const LaunchState &l = *f.runner->launchState();
+  if (argument < 0) {
+    out[0] = reinterpret_cast<uintptr_t>(ctx->lds);
+    out[1] = out[0] + l.config.lds_bytes;
+    return;
+  }
+  out[0] = 0;
+  out[1] = UINT64_MAX;
+  if (l.tensors.empty())
+    return;
+  void *const *slot = static_cast<void *const *>(
+      static_cast<void *const *>(l.args)[argument]);
+  if (const FlyEmuTensorExtent *t = owner(l, reinterpret_cast<uintptr_t>(*slot))) {
+    out[0] = reinterpret_cast<uintptr_t>(t->base);
+    out[1] = out[0] + t->bytes;
+  }
+}
+
+void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
+                           const FlyEmuSite *site) {
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  LaunchState &l = *f.runner->launchState();
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  char detail[320];
+  if (site->space == FLY_EMU_SPACE_LDS) {
+    const uintptr_t base = reinterpret_cast<uintptr_t>(ctx->lds);
+    const uint64_t size = l.config.lds_bytes;
+    if (a >= base && a - base <= size && bytes <= size - (a - base))
+      return address;
+    std::snprintf(detail, sizeof detail,
+                  "LDS offset %" PRId64 ", the workgroup's LDS is %" PRIu64
+                  " bytes",
+                  int64_t(a - base), size);
+  } else {
+    if (l.tensors.empty())
+      return address; // the launch described no memory: nothing to check
+    const FlyEmuTensorExtent *tensor = nullptr;
+    if (site->argument >= 0) {
+      void *const *slot = static_cast<void *const *>(
+          static_cast<void *const *>(l.args)[site->argument]);
+      tensor = owner(l, reinterpret_cast<uintptr_t>(*slot));
+      if (!tensor || inside(a, bytes, *tensor))
+        return address; // memory the launch did not describe, or in bounds
+    } else {
+      for (const FlyEmuTensorExtent &e : l.tensors)
+        if (inside(a, bytes, e))
+          return address;
+      const uintptr_t lds = reinterpret_cast<uintptr_t>(ctx->lds);
+      if ((a >= lds && a - lds < l.config.lds_bytes) || f.runner->onStack(f, address))
+        return address;
+      tensor = nearest(l, a);
+    }
+    std::snprintf(detail, sizeof detail,
+                  "tensor '%s' byte offset %" PRId64 ", its extent is %" PRIu64
+                  " bytes%s",
+                  tensor->name, int64_t(a - reinterpret_cast<uintptr_t>(tensor->base)),
+                  tensor->bytes,
+                  site->argument >= 0 ? "" : " (the nearest tensor: the address "
+                                             "is in no tensor of the launch)");
+  }
+  std::string kind = std::string("out-of-bounds ") +
+                     (site->space == FLY_EMU_SPACE_LDS ? "LDS " : "") +
+                     kindName(site->kind) + " of " + std::to_string(bytes) +
+                     " bytes";
+  l.report(*site, *ctx, kind, detail);
+  if (bytes > kScratchBytes)
+    f.runner->trap(f, "an out-of-bounds access wider than the emulator's "
+                      "scratch buffer");
+  if (site->kind != FLY_EMU_ACCESS_STORE)
+    std::memset(scratch, 0, bytes);
+  return scratch;
+}
+
+} // extern "C"
