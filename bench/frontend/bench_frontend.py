@@ -14,7 +14,9 @@ For each reference kernel (examples/*.py) on one chip:
   (and a second table: the vector add's warm calls with numpy arrays,
   torch tensors and from_dlpack descriptors);
 - RSS: the peak resident memory a cold compile adds in a fresh process
-  (importing flydsl included) over the interpreter with numpy.
+  (importing flydsl included) over the interpreter with numpy;
+- import: `import flydsl.compiler, flydsl.expr` in a fresh process (median
+  of the repeats), as the process measures it.
 
     python3 bench/frontend/bench_frontend.py [--chip gfx942] [--repeat 5]
 """
@@ -131,6 +133,22 @@ def cold_rss_mb(name):
     return float(out.stdout)
 
 
+def import_ms(repeat):
+    """`import flydsl.compiler, flydsl.expr` in fresh processes: the median
+    of `repeat` (after one run that fills the bytecode cache)."""
+    script = (f"import sys; sys.path.insert(0, {str(REPO / 'frontend' / 'python')!r})\n"
+              "import time; t = time.perf_counter()\n"
+              "import flydsl.compiler, flydsl.expr\n"
+              "print((time.perf_counter() - t) * 1e3)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    times = []
+    for _ in range(repeat + 1):
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, check=True)
+        times.append(float(out.stdout))
+    return statistics.median(times[1:])
+
+
 def warm_us(fn, args, n=2000):
     for _ in range(10):
         fn(*args)
@@ -180,6 +198,8 @@ def main():
         print(f"{name:<16}{first:>12.1f}{median:>13.1f}{hit_ms:>10.2f}{process_ms:>10.0f}"
               f"{jit_us:>10.1f}{compiled_us:>15.1f}{rss:>8.0f}")
     warm_by_argument_kind()
+    print(f"\nimport flydsl.compiler, flydsl.expr (new process, median of {opts.repeat}): "
+          f"{import_ms(opts.repeat):.1f} ms")
 
 
 def warm_by_argument_kind():
