@@ -19,8 +19,11 @@ It prints one table; the columns are:
   notes        how the number was counted.
 
 The last rows are the checked emulator's slowdown (FLYDSL_EMU_CHECK=1:
-bounds and barrier checks; SPEC §9 targets at most 5x): the same kernel
-and arguments, compiled without and with the checks, warm calls of each.
+every check, bounds, race, init and barrier; SPEC §9 targets at most
+5x): the same kernel and arguments, compiled without and with the checks,
+warm calls of each; the "race only" and "init only" rows are
+FLYDSL_EMU_CHECK=race and =init, each LDS shadow's own cost on the kernels
+that use LDS.
 
 Counting lane-instructions (vector_add rows): lane-instructions =
 (instructions one work-item executes) x (work-items). The instructions per
@@ -219,11 +222,11 @@ def bench_empty():
 
 # -- 4. checked emulation (FLYDSL_EMU_CHECK) ----------------------------------
 
-def checked_and_unchecked(jit_function, args):
-    """The function compiled without and with every check (the checks are
-    in the cache key: two artifacts)."""
+def checked_and_unchecked(jit_function, args, checks="1"):
+    """The function compiled without and with `checks` (FLYDSL_EMU_CHECK;
+    the checks are in the cache key: two artifacts)."""
     plain = flyc.compile(jit_function, *args)
-    os.environ["FLYDSL_EMU_CHECK"] = "1"
+    os.environ["FLYDSL_EMU_CHECK"] = checks
     flyc.Environment.reload()
     try:
         checked = flyc.compile(jit_function, *args)
@@ -238,21 +241,31 @@ def bench_checked():
     import tiled_copy_lds
 
     reps = 20
-    note = (f"median of {reps} warm calls each; bounds + barrier checks; the checked call "
+    note = (f"median of {reps} warm calls each; the checked call "
             "packs its arguments in Python (it describes the tensors)")
     va = [np.random.rand(1024, 1024).astype(np.float32) for _ in range(2)] + \
         [np.zeros((1024, 1024), np.float32)]
     _, _, lds_args = tiled_copy_lds.arguments(256, 1024)
     _, _, _, gemm_args = fma_gemm.arguments(256, 256, 256)
-    for name, jit_function, args in (
-            ("vector_add 1024x1024", vector_add.vector_add, vector_add_descriptors(*va)),
-            ("tiled_copy_lds 256x1024 (LDS transpose)", tiled_copy_lds.tiled_copy, lds_args),
-            ("fma_gemm 256x256x256", fma_gemm.fma_gemm, gemm_args)):
-        plain, checked = checked_and_unchecked(jit_function, args)
+    for name, jit_function, args, checks, what in (
+            ("vector_add 1024x1024", vector_add.vector_add, vector_add_descriptors(*va),
+             "1", "all checks"),
+            ("tiled_copy_lds 256x1024 (LDS transpose)", tiled_copy_lds.tiled_copy, lds_args,
+             "1", "all checks"),
+            ("fma_gemm 256x256x256", fma_gemm.fma_gemm, gemm_args, "1", "all checks"),
+            ("tiled_copy_lds, race only", tiled_copy_lds.tiled_copy, lds_args, "race",
+             "the race check alone"),
+            ("fma_gemm, race only", fma_gemm.fma_gemm, gemm_args, "race",
+             "the race check alone"),
+            ("tiled_copy_lds, init only", tiled_copy_lds.tiled_copy, lds_args, "init",
+             "the init check alone"),
+            ("fma_gemm, init only", fma_gemm.fma_gemm, gemm_args, "init",
+             "the init check alone")):
+        plain, checked = checked_and_unchecked(jit_function, args, checks)
         t_plain = median_seconds(lambda: plain(*args), reps)
         t_checked = median_seconds(lambda: checked(*args), reps)
         row(f"checked {name}", t_checked / t_plain, "x unchecked",
-            f"{t_plain * 1e3:.2f} -> {t_checked * 1e3:.2f} ms; {note}")
+            f"{t_plain * 1e3:.2f} -> {t_checked * 1e3:.2f} ms; {what}; {note}")
 
 
 def main():

@@ -2,7 +2,8 @@
 //
 // The runtime side of the emulator's checks (Emu.h, "Checked emulation"):
 // the extents of a launch's tensors, the bounds check generated code calls
-// before each global or LDS access, and the reports a checked launch
+// before each global or LDS access, the init check's calls (the shadow of
+// the workgroup's LDS is Workgroup.cpp's), and the reports a checked launch
 // collects and returns as its error. The barrier check is Workgroup.cpp's.
 //
 //===----------------------------------------------------------------------===//
@@ -166,12 +167,81 @@ void fly_emu_check_extent(FlyEmuContext *ctx, int32_t argument,
   }
 }
 
+void fly_emu_check_race(FlyEmuContext *ctx, const void *address,
+                        uint64_t bytes, const FlyEmuSite *site) {
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  f.runner->checkRace(f, address, bytes, site);
+}
+
+void *fly_emu_check_shadow(FlyEmuContext *ctx) {
+  return static_cast<Fiber *>(ctx->runtime)->runner->ldsShadow();
+}
+
+void fly_emu_check_lds_written(FlyEmuContext *ctx, const void *address,
+                               uint64_t bytes) {
+  static_cast<Fiber *>(ctx->runtime)->runner->markLdsWritten(address, bytes);
+}
+
+void fly_emu_check_uninit(FlyEmuContext *ctx, const void *address,
+                          uint64_t bytes, const FlyEmuSite *site) {
+  Fiber &f = *static_cast<Fiber *>(ctx->runtime);
+  LaunchState &l = *f.runner->launchState();
+  const unsigned char *shadow = f.runner->ldsShadow();
+  const uintptr_t base = reinterpret_cast<uintptr_t>(ctx->lds);
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  const uint64_t size = l.config.lds_bytes;
+  if (!shadow || a < base || a - base > size || bytes > size - (a - base))
+    return; // not (all) in the LDS: the bounds check's to report
+  const uint64_t offset = a - base;
+  uint64_t unwritten = 0, first = bytes;
+  for (uint64_t i = 0; i < bytes; ++i)
+    if (shadow[offset + i] != 0xFF) {
+      if (first == bytes)
+        first = i;
+      ++unwritten;
+    }
+  if (!unwritten)
+    return;
+  char detail[320];
+  if (unwritten == bytes)
+    std::snprintf(detail, sizeof detail,
+                  "LDS offset %" PRIu64 ", the workgroup's LDS is %" PRIu64
+                  " bytes; no work-item of the workgroup wrote %s",
+                  offset, size, bytes == 1 ? "it" : "any of its bytes");
+  else
+    std::snprintf(detail, sizeof detail,
+                  "LDS offset %" PRIu64 ", the workgroup's LDS is %" PRIu64
+                  " bytes; %" PRIu64 " of its bytes (the first at LDS offset "
+                  "%" PRIu64 ") written by no work-item of the workgroup",
+                  offset, size, unwritten, offset + first);
+  l.report(*site, *ctx,
+           "uninitialised LDS read of " + std::to_string(bytes) + " bytes",
+           detail);
+}
+
 void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
                            const FlyEmuSite *site) {
   Fiber &f = *static_cast<Fiber *>(ctx->runtime);
   LaunchState &l = *f.runner->launchState();
   const uintptr_t a = reinterpret_cast<uintptr_t>(address);
   char detail[320];
+  if (site->space != FLY_EMU_SPACE_LDS &&
+      (l.checks & (FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_RACE))) {
+    // An access the compiler could not place that lands in LDS (a flat
+    // pointer it could not trace): the init check's, as an LDS access.
+    const uintptr_t lds = reinterpret_cast<uintptr_t>(ctx->lds);
+    const uint64_t size = l.config.lds_bytes;
+    if (a >= lds && a - lds <= size && bytes <= size - (a - lds)) {
+      f.runner->checkRace(f, address, bytes, site);
+      if (site->kind == FLY_EMU_ACCESS_LOAD)
+        fly_emu_check_uninit(ctx, address, bytes, site);
+      else
+        f.runner->markLdsWritten(address, bytes);
+      return address;
+    }
+  }
+  if (!(l.checks & FLY_EMU_CHECK_BOUNDS))
+    return address;
   if (site->space == FLY_EMU_SPACE_LDS) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(ctx->lds);
     const uint64_t size = l.config.lds_bytes;

@@ -100,6 +100,10 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_check_access", (void *)&fly_emu_check_access);
   define("fly_emu_check_extent", (void *)&fly_emu_check_extent);
   define("fly_emu_barrier_checked", (void *)&fly_emu_barrier_checked);
+  define("fly_emu_check_shadow", (void *)&fly_emu_check_shadow);
+  define("fly_emu_check_race", (void *)&fly_emu_check_race);
+  define("fly_emu_check_uninit", (void *)&fly_emu_check_uninit);
+  define("fly_emu_check_lds_written", (void *)&fly_emu_check_lds_written);
   // The device library's printf ABI, on the host (Printf.cpp).
   define("__ockl_printf_begin", (void *)&fly_emu_printf_begin);
   define("__ockl_printf_append_string_n",

@@ -156,6 +156,8 @@ void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups) {
     } else if (!store) {
       std::memset(lds + at, 0, eb);
     }
+    if (!store) // the init check: these LDS bytes are written
+      fly_emu_check_lds_written(ctx, lds + at, eb);
     for (unsigned j = 0; j < dims && ++coord[j] == t.tileDim[j]; ++j)
       coord[j] = 0;
   }

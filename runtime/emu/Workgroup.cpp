@@ -91,6 +91,30 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
       return false;
     }
   }
+  shadowOn = (l.checks & FLY_EMU_CHECK_INIT) != 0;
+  if (shadowOn) {
+    if (shadowCapacity < ldsWant) {
+      size_t bytes = (ldsWant + 63) / 64 * 64;
+      shadow.reset(static_cast<unsigned char *>(std::aligned_alloc(64, bytes)));
+      shadowCapacity = shadow ? bytes : 0;
+      if (!shadow) {
+        l.fail("emulator: cannot allocate " + std::to_string(bytes) +
+               " bytes of LDS shadow for the init check");
+        return false;
+      }
+    }
+    std::memset(shadow.get(), 0, c.lds_bytes); // nothing written yet
+  }
+  raceOn = (l.checks & FLY_EMU_CHECK_RACE) != 0;
+  if (raceOn) {
+    size_t words = (size_t(c.lds_bytes) + 3) / 4;
+    if (raceWords.size() < words)
+      raceWords.resize(words);
+    if (++epoch == 0) { // wrapped: forget every entry
+      std::fill(raceWords.begin(), raceWords.end(), RaceWord{});
+      epoch = 1;
+    }
+  }
   if (fibers.size() < n) {
     fibers.resize(n);
     geometryValid = false; // the contexts moved
@@ -180,6 +204,88 @@ void WorkgroupRunner::layOutContexts(const FlyEmuLaunchConfig &c) {
   geometryValid = true;
 }
 
+void WorkgroupRunner::markLdsWritten(const void *address, uint64_t bytes) {
+  if (!shadowOn || !launch)
+    return;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(lds.get());
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  const uint64_t size = launch->config.lds_bytes;
+  // The part of [a, a + bytes) in the LDS.
+  const uintptr_t first = a < base ? base : a;
+  const uintptr_t last = a + bytes < a ? UINTPTR_MAX : a + bytes;
+  const uintptr_t end = last > base + size ? base + size : last;
+  if (first < end)
+    std::memset(shadow.get() + (first - base), 0xFF, end - first);
+}
+
+void WorkgroupRunner::checkRace(Fiber &self, const void *address,
+                                uint64_t bytes, const FlyEmuSite *site) {
+  if (!raceOn || bytes == 0)
+    return;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(lds.get());
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  const uint64_t size = launch->config.lds_bytes;
+  if (a < base || a - base > size || bytes > size - (a - base))
+    return; // not in the LDS: the bounds check's
+  const uint32_t me = self.ctx.flat_work_item_id;
+  const uint32_t waveSize = launch->config.wave_size;
+  const uint32_t myWave = me / waveSize;
+  auto waveOfItem = [&](uint32_t item) { return item / waveSize; };
+  const bool write = site->kind != FLY_EMU_ACCESS_LOAD;
+  const bool atomic = site->kind == FLY_EMU_ACCESS_ATOMIC;
+  const uint64_t first = (a - base) / 4, last = (a - base + bytes - 1) / 4;
+  for (uint64_t w = first; w <= last; ++w) {
+    RaceWord &word = raceWords[w];
+    const RaceAccess *other = nullptr;
+    if (word.writer.epoch == epoch && waveOfItem(word.writer.item) != myWave &&
+        !(atomic && word.writer.site->kind == FLY_EMU_ACCESS_ATOMIC))
+      other = &word.writer;
+    if (!other && write) {
+      if (word.reader.epoch == epoch && waveOfItem(word.reader.item) != myWave)
+        other = &word.reader;
+      else if (word.otherReader.epoch == epoch &&
+               waveOfItem(word.otherReader.item) != myWave)
+        other = &word.otherReader;
+    }
+    if (write) {
+      word.writer = {epoch, me, site};
+    } else if (word.reader.epoch != epoch) {
+      word.reader = {epoch, me, site};
+    } else if (word.otherReader.epoch != epoch &&
+               waveOfItem(word.reader.item) != myWave) {
+      word.otherReader = {epoch, me, site};
+    }
+    if (!other)
+      continue;
+    const FlyEmuContext &them = fibers[other->item].ctx;
+    const uint32_t kind = other->site->kind;
+    char detail[512];
+    std::snprintf(
+        detail, sizeof detail,
+        "LDS offset %llu, the workgroup's LDS is %llu bytes; the LDS word at "
+        "offset %llu was %s at %s by work-item (%u,%u,%u) (wave %u; this is "
+        "wave %u) with no barrier between",
+        static_cast<unsigned long long>(a - base),
+        static_cast<unsigned long long>(size),
+        static_cast<unsigned long long>(w * 4),
+        kind == FLY_EMU_ACCESS_LOAD    ? "loaded"
+        : kind == FLY_EMU_ACCESS_STORE ? "stored"
+                                       : "atomically updated",
+        other->site->location && *other->site->location ? other->site->location
+                                                        : "an unknown line",
+        them.work_item_id[0], them.work_item_id[1], them.work_item_id[2],
+        waveOfItem(other->item), myWave);
+    launch->report(*site, self.ctx,
+                   std::string("LDS race: ") +
+                       (site->kind == FLY_EMU_ACCESS_LOAD    ? "load"
+                        : site->kind == FLY_EMU_ACCESS_STORE ? "store"
+                                                             : "atomic") +
+                       " of " + std::to_string(bytes) + " bytes",
+                   detail);
+    return; // one report per access
+  }
+}
+
 static thread_local WorkgroupRunner *activeRunner = nullptr;
 
 WorkgroupRunner *WorkgroupRunner::active() { return activeRunner; }
@@ -249,6 +355,10 @@ void WorkgroupRunner::switchTo(void **save, Fiber *next) {
 }
 
 void WorkgroupRunner::releaseBarrier() {
+  if (raceOn && ++epoch == 0) {
+    std::fill(raceWords.begin(), raceWords.end(), RaceWord{});
+    epoch = 1;
+  }
   for (Fiber *f : barrierWaiters) {
     f->barrierSite = nullptr;
     waveOf(*f).atBarrier = 0;

@@ -111,6 +111,18 @@ public:
     return p < top && p >= top - stacks.stackBytes();
   }
   LaunchState *launchState() const { return launch; }
+  // With FLY_EMU_CHECK_INIT: the shadow of the workgroup's LDS, one byte
+  // per LDS byte, 0xFF once a work-item of the workgroup wrote it (cleared
+  // when a workgroup starts); null without the check.
+  unsigned char *ldsShadow() const { return shadowOn ? shadow.get() : nullptr; }
+  // Marks the bytes [address, address + bytes) written, those in the
+  // workgroup's LDS (nothing without the init check).
+  void markLdsWritten(const void *address, uint64_t bytes);
+  // With FLY_EMU_CHECK_RACE: records an LDS access by `self` of `bytes`
+  // at `address` and reports it when it races with an earlier one of this
+  // barrier interval (Emu.h).
+  void checkRace(Fiber &self, const void *address, uint64_t bytes,
+                 const FlyEmuSite *site);
 
   // Resident bytes of this thread's fiber stacks.
   size_t committedStackBytes() const { return stacks.committedBytes(); }
@@ -190,6 +202,25 @@ private:
   };
   std::unique_ptr<unsigned char, FreeDeleter> lds;
   size_t ldsCapacity = 0;
+  std::unique_ptr<unsigned char, FreeDeleter> shadow; // see ldsShadow()
+  size_t shadowCapacity = 0;
+  bool shadowOn = false;
+  // The race check's shadow: per 4-byte LDS word, its last writer and two
+  // readers (the first, and the first of another wave than the first's)
+  // in the current barrier interval, `epoch` (advanced when a workgroup
+  // starts and at every barrier release; entries of older epochs are
+  // empty).
+  struct RaceAccess {
+    uint32_t epoch = 0;
+    uint32_t item = 0; // flat work-item id
+    const FlyEmuSite *site = nullptr;
+  };
+  struct RaceWord {
+    RaceAccess writer, reader, otherReader;
+  };
+  std::vector<RaceWord> raceWords;
+  uint32_t epoch = 0;
+  bool raceOn = false;
   // What the fibers' contexts were laid out for (layOutContexts).
   FlyEmuLaunchConfig geometry{};
   void *geometryLds = nullptr;

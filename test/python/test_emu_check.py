@@ -2,12 +2,15 @@
 
 Kernels written as users write them, each with a planted bug -- a store
 one element past its tensor, a store into the neighbouring view of the
-same torch tensor, an LDS store one past the allocation, a barrier under a
-lane-dependent condition, two branches meeting at different barriers --
+same torch tensor, an LDS store one past the allocation, a read of an LDS
+word whose store was skipped, an LDS reverse across waves with its barrier
+removed, a plain load racing atomics, a barrier under a lane-dependent
+condition, two branches meeting at different barriers --
 must be reported as an EmuCheckError with the kind, the kernel, the line
 of the access (found here with inspect, from this file's source), the
 work-item, the tensor and the byte offset; the same kernels fixed run
-clean and right. The switch (FLYDSL_EMU_CHECK, the `emu_check` compile
+clean and right; a same-wave exchange through LDS and atomics of many
+waves are not races. The switch (FLYDSL_EMU_CHECK, the `emu_check` compile
 hint of flyc.compile and of @flyc.jit functions, fly-emu-run --check), the
 cache separation of checked artifacts, the first-N-shown rule and the
 process surviving a report are tested too, and every example runs under
@@ -46,7 +49,7 @@ def line_of(kernel, marker: str) -> int:
 @pytest.fixture(params=CHIPS)
 def chip(request, fly_env):
     fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH=request.param, COMPILE_ONLY=None,
-            FLYDSL_EMU_CHECK="bounds,barrier")
+            FLYDSL_EMU_CHECK="1")
     return request.param
 
 
@@ -108,6 +111,129 @@ def reverse_kernel(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr):
 @flyc.jit
 def reverse(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr[int] = 0):
     reverse_kernel(A, C, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def reverse_skip_kernel(A: fx.Tensor, C: fx.Tensor, skip: fx.Constexpr):
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared).peek()
+    s = smem.buf.view(fx.make_layout(64, 1))
+    if t != skip:
+        s[t] = A[t]
+    fx.barrier()
+    C[t] = s[63 - t]  # the LDS load
+
+
+@flyc.jit
+def reverse_skip(A: fx.Tensor, C: fx.Tensor, skip: fx.Constexpr[int] = -1):
+    reverse_skip_kernel(A, C, skip).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def count_kernel(A: fx.Tensor, C: fx.Tensor, zero: fx.Constexpr):
+    """Every work-item adds 1 to LDS word 0 with an LDS atomic (an atomic
+    is a write); with zero, work-item 0 first stores 0 there."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared).peek()
+    s = smem.buf.view(fx.make_layout(64, 1))
+    if zero:
+        if t == 0:
+            s[0] = 0.0
+        fx.barrier()
+    atom = fx.make_copy_atom(fx.UniversalAtomicAdd(fx.Float32, "workgroup"), fx.Float32)
+    one = fx.make_rmem_tensor(1, fx.Float32)
+    one.fill(1.0)
+    fx.copy(atom, one, fx.make_view(fx.get_iter(s), fx.make_layout(1, 1)))  # the atomic
+    fx.barrier()
+    C[t] = s[0]  # the load after the atomics
+
+
+@flyc.jit
+def count(A: fx.Tensor, C: fx.Tensor, zero: fx.Constexpr[bool] = True):
+    count_kernel(A, C, zero).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@fx.struct
+class Shared128:
+    buf: fx.Array[fx.Float32, 128, 16]
+
+
+@flyc.kernel
+def reverse128_kernel(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr):
+    """128 work-items (2 waves of 64, 4 of 32) reverse A through LDS."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared128).peek()
+    s = smem.buf.view(fx.make_layout(128, 1))
+    s[t] = A[t]  # the racing store
+    if sync:
+        fx.barrier()
+    C[t] = s[127 - t]  # the racing load
+
+
+@flyc.jit
+def reverse128(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr[bool] = True):
+    reverse128_kernel(A, C, sync).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+
+@flyc.kernel
+def load_first_kernel(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr):
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared128).peek()
+    s = smem.buf.view(fx.make_layout(128, 1))
+    if sync:
+        s[t] = A[t]
+        fx.barrier()
+        C[t] = s[127 - t]
+    else:
+        x = s[127 - t]  # reads the word the reverse will write
+        s[t] = A[t]
+        C[t] = x
+
+
+@flyc.jit
+def load_first(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr[bool] = True):
+    load_first_kernel(A, C, sync).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+
+@flyc.kernel
+def count128_kernel(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr):
+    """128 work-items (several waves) add 1 to LDS word 0 atomically."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared128).peek()
+    s = smem.buf.view(fx.make_layout(128, 1))
+    if t == 0:
+        s[0] = 0.0
+    fx.barrier()
+    atom = fx.make_copy_atom(fx.UniversalAtomicAdd(fx.Float32, "workgroup"), fx.Float32)
+    one = fx.make_rmem_tensor(1, fx.Float32)
+    one.fill(1.0)
+    fx.copy(atom, one, fx.make_view(fx.get_iter(s), fx.make_layout(1, 1)))  # the atomic add
+    if sync:
+        fx.barrier()
+    C[t] = s[0]  # the plain load
+
+
+@flyc.jit
+def count128(A: fx.Tensor, C: fx.Tensor, sync: fx.Constexpr[bool] = True):
+    count128_kernel(A, C, sync).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+
+@flyc.kernel
+def wave_reverse_kernel(A: fx.Tensor, C: fx.Tensor, n: fx.Constexpr):
+    """One wave (n = its size) reverses A through LDS with no barrier: its
+    lanes' store and load are ordered by program order (a shuffle between
+    them, the wave-level collective the emulator switches lanes at)."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(Shared128).peek()
+    s = smem.buf.view(fx.make_layout(n, 1))
+    s[t] = A[t]
+    x = fx.shuffle_xor(A[t], 1, n)
+    C[t] = s[n - 1 - t] + (x - x)
+
+
+@flyc.jit
+def wave_reverse(A: fx.Tensor, C: fx.Tensor, n: fx.Constexpr[int] = 64):
+    wave_reverse_kernel(A, C, n).launch(grid=(1, 1, 1), block=(n, 1, 1))
 
 
 @flyc.kernel
@@ -213,11 +339,19 @@ def test_lds_store_one_past_the_allocation(chip):
     a, c = iota(), np.zeros(64, np.float32)
     with pytest.raises(flyc.EmuCheckError) as info:
         reverse(a, c, off=1)
-    r = one_report(info.value)
+    # Two reports: the store past the LDS, and the read of word 0, which the
+    # shifted stores left unwritten (work-item 63 reads it).
+    err = info.value
+    assert err.count == len(err.reports) == 2, str(err)
+    r, u = err.reports
     assert r["kind"] == "out-of-bounds LDS store of 4 bytes"
     assert r["line"] == line_of(reverse_kernel, "# the LDS store")
     assert r["thread"] == (63, 0, 0)
     assert (r["tensor"], r["offset"], r["extent"]) == (None, 256, 256)
+    assert u["kind"] == "uninitialised LDS read of 4 bytes"
+    assert u["line"] == line_of(reverse_kernel, "C[t] = s[63 - t]")
+    assert u["thread"] == (63, 0, 0)
+    assert (u["tensor"], u["offset"], u["extent"]) == (None, 0, 256)
     reverse(a, c)
     assert np.array_equal(c, a[::-1])
 
@@ -235,6 +369,137 @@ def test_first_reports_shown_the_rest_counted(chip):
     assert not c.any()  # nothing was stored anywhere
     shift(a, c)
     assert np.array_equal(c, a * 2)
+
+
+# ---- uninitialised LDS reads ---------------------------------------------------
+
+def test_lds_read_nobody_wrote(chip):
+    """Work-item 5 skips its store: work-item 58 reads LDS word 5, which no
+    work-item of the workgroup wrote."""
+    a, c = iota(), np.zeros(64, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        reverse_skip(a, c, skip=5)
+    r = one_report(info.value)
+    assert r["kind"] == "uninitialised LDS read of 4 bytes"
+    assert (r["file"], r["line"]) == (HERE, line_of(reverse_skip_kernel, "# the LDS load"))
+    assert r["block"] == (0, 0, 0) and r["thread"] == (58, 0, 0)
+    assert (r["tensor"], r["offset"], r["extent"]) == (None, 20, 256)
+    assert "no work-item of the workgroup wrote any of its bytes" in r["detail"]
+    # The other reads were made: reported, not stopped.
+    want = a[::-1].copy()
+    assert np.array_equal(np.delete(c, 58), np.delete(want, 58))
+    # Fixed: every work-item stores; clean and right.
+    reverse_skip(a, c)
+    assert np.array_equal(c, a[::-1])
+
+
+def test_each_workgroup_starts_with_nothing_written(chip):
+    """The shadow is cleared when a workgroup starts: after a launch whose
+    work-items all store (clean), the buggy launch still reports the word
+    its work-item 63 skipped, though the LDS buffer is the same one, in the
+    same process; and the next clean launch is clean again."""
+    a, c = iota(), np.zeros(64, np.float32)
+    for _ in range(3):
+        reverse_skip(a, c)
+        assert np.array_equal(c, a[::-1])
+        with pytest.raises(flyc.EmuCheckError) as info:
+            reverse_skip(a, c, skip=63)
+        r = one_report(info.value)
+        assert r["thread"] == (0, 0, 0) and r["offset"] == 252
+
+
+def test_lds_atomics_are_writes(chip):
+    a, c = iota(), np.zeros(64, np.float32)
+    count(a, c)
+    assert np.array_equal(c, np.full(64, 64.0, np.float32))
+    # Without the initial store the atomics still count as writes: the load
+    # after them is not reported (the atomics' own reads are not checked).
+    count(a, c, zero=False)
+
+
+# ---- LDS races ------------------------------------------------------------------
+
+def test_lds_race_without_the_barrier(chip, fly_env):
+    """The LDS reverse with its barrier removed: every work-item reads a word
+    a work-item of another wave stores, with no barrier between. Each word
+    gives one report (at whichever of its two accesses came second), naming
+    both work-items, both lines and both waves. (FLYDSL_EMU_CHECK=race: the
+    loads that come before their word's store would also be init reports.)"""
+    fly_env(FLYDSL_EMU_CHECK="race")
+    a, c = iota(128), np.zeros(128, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        reverse128(a, c, sync=False)
+    err = info.value
+    assert err.count == 128 and len(err.reports) == 10, str(err)
+    store = line_of(reverse128_kernel, "# the racing store")
+    load = line_of(reverse128_kernel, "# the racing load")
+    ws = wave_size(chip)
+    for r in err.reports:
+        other = r["other"]
+        me, them = r["thread"][0], other["thread"][0]
+        assert me + them == 127  # the word's writer and its reader
+        assert {r["line"], other["line"]} == {store, load}, r
+        assert {r["kind"].split(" of ")[0], other["access"]} in (
+            {"LDS race: load", "stored"}, {"LDS race: store", "loaded"}), r
+        assert r["file"] == other["file"] == HERE
+        assert (r["wave"], other["wave"]) == (me // ws, them // ws) and me // ws != them // ws
+        word = (me if r["line"] == store else them) * 4
+        assert r["offset"] == (me if r["line"] == store else 127 - me) * 4
+        assert f"the LDS word at offset {word} was" in r["detail"]
+    # With the barrier: clean and right.
+    reverse128(a, c)
+    assert np.array_equal(c, a[::-1])
+
+
+def test_lds_race_is_found_in_either_order(chip, fly_env):
+    """Whichever of two racing accesses runs first, the second is reported:
+    with the load before the store in program order, as with the store
+    first, the fibers' order (wave after wave) puts some words' load
+    before their store and others' after, and both show as reports
+    (FLYDSL_EMU_CHECK=race alone: the early loads also read LDS nobody
+    wrote, which init would report)."""
+    fly_env(FLYDSL_EMU_CHECK="race")
+    a, c = iota(128), np.zeros(128, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        load_first(a, c, sync=False)
+    err = info.value
+    assert err.count == 128, str(err)
+    kinds = {r["kind"] for r in err.reports}
+    assert kinds == {"LDS race: load of 4 bytes", "LDS race: store of 4 bytes"}, str(err)
+    for r in err.reports:
+        assert r["thread"][0] + r["other"]["thread"][0] == 127
+    load_first(a, c, sync=True)
+    assert np.array_equal(c, a[::-1])
+
+
+def test_atomics_of_many_waves_are_not_a_race(chip):
+    """Atomics of different waves on one word, between the same barriers, do
+    not race; a plain load of the word with no barrier after them does."""
+    a, c = iota(128), np.zeros(128, np.float32)
+    count128(a, c)
+    assert np.array_equal(c, np.full(128, 128.0, np.float32))
+    with pytest.raises(flyc.EmuCheckError) as info:
+        count128(a, c, sync=False)
+    atomic = line_of(count128_kernel, "# the atomic add")
+    load = line_of(count128_kernel, "# the plain load")
+    pairs = set()
+    for r in info.value.reports:
+        pairs.add((r["kind"], r["line"], r["other"]["access"], r["other"]["line"]))
+        assert r["other"]["wave"] != r["wave"] and r["offset"] == 0
+    # A wave's load after another's atomic, or its atomic after another's
+    # load (the fibers run wave after wave: both happen); never two atomics.
+    assert pairs <= {("LDS race: load of 4 bytes", load, "atomically updated", atomic),
+                     ("LDS race: atomic of 4 bytes", atomic, "loaded", load)}, pairs
+    assert pairs
+
+
+def test_same_wave_lds_exchange_is_not_a_race(chip):
+    """The lanes of one wave exchange through LDS with no barrier: ordered
+    by program order on AMD's hardware, not reported; right values."""
+    n = wave_size(chip)
+    a, c = iota(n), np.zeros(n, np.float32)
+    wave_reverse(a, c, n=n)
+    assert np.array_equal(c, a[::-1])
 
 
 # ---- barriers ----------------------------------------------------------------
@@ -308,7 +573,7 @@ def test_unchecked_by_default_and_cached_apart(fly_env, tmp_path):
     after_unchecked = artifacts()
     fly_env(FLYDSL_EMU_CHECK="1")
     assert f.compile_options().key_text() != unchecked_key
-    assert "emu_check='bounds,barrier'" in f.compile_options().key_text()
+    assert "emu_check='bounds,race,init,barrier'" in f.compile_options().key_text()
     with pytest.raises(flyc.EmuCheckError):
         f(a, buf[:64], off=1)
     after_checked = artifacts()
@@ -354,8 +619,7 @@ def test_jit_option_and_compile_hint(fly_env):
 
 @pytest.mark.parametrize("value, message", [
     ("bounds,bogus", "unknown check 'bogus'"),
-    ("race", "the 'race' check is not implemented yet"),
-    ("init,bounds", "the 'init' check is not implemented yet"),
+    ("race,init,barrier,bounds,nope", "unknown check 'nope'"),
 ])
 def test_bad_check_names_are_errors(fly_env, value, message):
     with pytest.raises(flyc.FlyDSLError, match="FLYDSL_EMU_CHECK") as info:
@@ -393,7 +657,7 @@ EXAMPLES += [("mfma_gemm", "gfx942"), ("wmma_gemm", "gfx1100")]  # MFMA / WMMA w
 def _run_checked(tmp_path, chip, *argv):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ARCH": chip,
            "PYTHONPATH": str(REPO_ROOT / "frontend" / "python"), "FLYDSL_RUNTIME_KIND": "emu",
-           "FLYDSL_EMU_CHECK": "bounds,barrier", "FLYDSL_RUNTIME_CACHE_DIR": str(tmp_path / "cache")}
+           "FLYDSL_EMU_CHECK": "1", "FLYDSL_RUNTIME_CACHE_DIR": str(tmp_path / "cache")}
     return subprocess.run([sys.executable, *argv], env=env, capture_output=True, text=True,
                           timeout=600)
 
@@ -499,9 +763,58 @@ def test_emu_run_tool_check_flag(emu_run, tmp_path):
     assert out[0] == ["2.5"] * 8
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.split() == ["arg0:"] + ["2.5"] * 8, proc.stderr
-    cmd[-1] = "--check=race"
+    cmd[-1] = "--check=bogus"
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode != 0 and "the 'race' check is not implemented yet" in proc.stderr
+    assert proc.returncode != 0 and "unknown check 'bogus'" in proc.stderr
+
+
+HALVES = """
+gpu.module @half {
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i32>
+  llvm.func @k(%out: !llvm.ptr<1>, %lanes: i32) attributes {rocdl.kernel} {
+    %i = rocdl.workitem.id.x : i32
+    %t = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    %in = llvm.icmp "slt" %i, %lanes : i32
+    llvm.cond_br %in, ^store, ^join
+  ^store:
+    %h = llvm.getelementptr %t[%i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i16
+    %v = llvm.trunc %i : i32 to i16
+    llvm.store %v, %h {alignment = 2 : i64} : i16, !llvm.ptr<3> loc("half.py":4:5)
+    llvm.br ^join
+  ^join:
+    rocdl.s.barrier
+    %w = llvm.load %t {alignment = 4 : i64} : !llvm.ptr<3> -> i32 loc("half.py":7:5)
+    %f = llvm.uitofp %w : i32 to f32
+    %g = llvm.getelementptr %out[%i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %f, %g {alignment = 4 : i64} : f32, !llvm.ptr<1>
+    llvm.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_emu_run_tool_init_is_per_byte(emu_run, tmp_path, chip):
+    """Work-items 0 and 1 each store a 16-bit half of LDS word 0 (when
+    `lanes` lets them), then both load the whole word: with only work-item
+    0 storing, its upper 2 bytes were never written (a report per load);
+    with both, clean, and the word is 0 | 1 << 16."""
+    kernel = tmp_path / "half.mlir"
+    kernel.write_text(HALVES)
+    cmd = [emu_run, str(kernel), "--kernel=k", f"--chip={chip}", "--block=2,1,1",
+           "--arg=buf:f32:2:fill=0", "--arg=i32:1", "--check=init"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "check: 2 reports in kernel k" in proc.stderr
+    for item in (0, 1):
+        assert (f"uninitialised LDS read of 4 bytes at half.py:7 in workgroup (0,0,0), "
+                f"work-item ({item},0,0): LDS offset 0, the workgroup's LDS is 64 bytes; 2 of "
+                "its bytes (the first at LDS offset 2) written by no work-item of the "
+                "workgroup") in proc.stderr
+    cmd[6] = "--arg=i32:2"
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["arg0:", "65536", "65536"], proc.stdout
 
 
 def test_existing_emulator_tests_run_clean_under_the_checks(tmp_path):
@@ -510,7 +823,7 @@ def test_existing_emulator_tests_run_clean_under_the_checks(tmp_path):
     transposing LDS reads on gfx950) pass with every check on: no false
     reports."""
     files = ["test_emu_torch.py", "test_emu_shuffles.py", "test_rocdl_lds_loads.py"]
-    env = dict(os.environ, FLYDSL_EMU_CHECK="bounds,barrier",
+    env = dict(os.environ, FLYDSL_EMU_CHECK="1",
                FLYDSL_RUNTIME_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
                           cwd=REPO_ROOT / "test" / "python", env=env, capture_output=True,

@@ -78,7 +78,7 @@ struct FlyPipelineOptions : public PassPipelineOptions<FlyPipelineOptions> {
   Option<std::string> emuCheck{
       *this, "emu-check",
       llvm::cl::desc("The emulator's checks (stage emulator): a comma list "
-                     "of bounds, barrier, or all; empty: none")};
+                     "of bounds, race, init, barrier, or all; empty: none")};
 
   PipelineOptions toPipelineOptions() const {
     PipelineOptions options;

@@ -23,7 +23,7 @@
 //   --arg=buf:i32:16:fill=-1         ... all -1
 //   --arg=buf:i32:4:3,1,4,1          ... these values
 //
-// --check=bounds,barrier (or all) compiles the emulator's checks in (Emu.h,
+// --check=bounds,race,init,barrier (or all) compiles the emulator's checks in (Emu.h,
 // "Checked emulation"); the buffers are the launch's tensors, named arg<i>
 // after their position (A, B, C in the reference mode).
 // A buffer argument is passed as its pointer (`!llvm.ptr<1>`).
@@ -65,7 +65,7 @@ static cl::opt<std::string> blockSpec("block", cl::init("64,1,1"),
                                       cl::desc("generic mode: x,y,z"));
 static cl::opt<std::string> checks(
     "check", cl::init(""),
-    cl::desc("the emulator's checks: a comma list of bounds, barrier, or all"));
+    cl::desc("the emulator's checks: a comma list of bounds, race, init, barrier, or all"));
 static cl::opt<unsigned> smemBytes("smem", cl::init(0),
                                    cl::desc("generic mode: dynamic LDS bytes"));
 

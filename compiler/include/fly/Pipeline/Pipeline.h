@@ -73,7 +73,7 @@ struct PipelineOptions {
   /// "amdgpu-num-vgpr" in that attribute's unit. 0: no limit.
   unsigned maxNumVGPRs = 0;
   /// The emulator's checks (stage emulator only): convert-rocdl-to-emu's
-  /// `check` option, a comma list of bounds, barrier or all. "": none.
+  /// `check` option, a comma list of bounds, race, init, barrier or all. "": none.
   std::string emuCheck;
 };
 

@@ -14,8 +14,10 @@
 //   5. with check=bounds, precedes each such access with a call of the
 //      runtime's bounds check, given a constant site (kernel, source line,
 //      access kind, memory, and the kernel argument the address derives
-//      from, traced through GEPs and casts); with check=barrier, barriers
-//      become fly_emu_barrier_checked with their site.
+//      from, traced through GEPs and casts); with check=init, each LDS
+//      access marks or tests an inline shadow of the LDS; with check=race,
+//      each LDS access calls the runtime's race check; with check=barrier,
+//      barriers become fly_emu_barrier_checked with their site.
 // The rewrites are local one-op replacements in known positions (no
 // legality question, no type conversion across op boundaries left after
 // the sweep), so they are done with a builder rather than a pattern driver.
@@ -901,9 +903,18 @@ SmallVector<CheckedAccess> checkedAccesses(LLVM::LLVMFuncOp kernel,
         isa<LLVM::LLVMPointerType>(
             kernel.getArgument(root.argument).getType()))
       argument = root.argument;
-    accesses.push_back(
-        {op, kind, lds ? FLY_EMU_SPACE_LDS : FLY_EMU_SPACE_GLOBAL, argument,
-         layout.getTypeSize(access->type).getFixedValue()});
+    // The bytes the access touches: a vector's elements (a vector<3xf32>
+    // is 12 bytes, though the data layout rounds its size up to 16).
+    uint64_t bytes = layout.getTypeSize(access->type).getFixedValue();
+    if (auto vector = dyn_cast<VectorType>(access->type))
+      if (!vector.isScalable())
+        bytes = (uint64_t(vector.getNumElements()) *
+                     layout.getTypeSizeInBits(vector.getElementType())
+                         .getFixedValue() +
+                 7) /
+                8;
+    accesses.push_back({op, kind, lds ? FLY_EMU_SPACE_LDS : FLY_EMU_SPACE_GLOBAL,
+                        argument, bytes});
   });
   return accesses;
 }
@@ -920,6 +931,8 @@ private:
   void insertAlignmentChecks(Value ctx, ArrayRef<AlignedAccess> accesses);
   void insertBoundsChecks(Value ctx, StringRef kernel,
                           ArrayRef<CheckedAccess> accesses);
+  void insertInitChecks(Value ctx, StringRef kernel,
+                        ArrayRef<CheckedAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
   // The address of the constant FlyEmuSite of an access (one per distinct
   // site of the module).
@@ -1065,6 +1078,9 @@ public:
   /// makes (kind, memory), for fly_emu_check_access.
   using Site = std::function<Value(OpBuilder &, Location, uint32_t, uint32_t)>;
   void checkBounds(Site site) { boundsSite = std::move(site); }
+  /// With the init check: the LDS writes the lowering itself makes (LDS
+  /// DMA) mark their bytes written, with fly_emu_check_lds_written.
+  void checkInit() { initCheck = true; }
 
 private:
   Value call(OpBuilder &b, Location loc, StringRef name, Type result,
@@ -1099,6 +1115,7 @@ private:
   Type ptrType, i32, i64;
   DataLayout layout;
   Site boundsSite;
+  bool initCheck = false;
 };
 
 Value BodyLowering::checked(OpBuilder &b, Location loc, Value address,
@@ -1540,6 +1557,9 @@ void BodyLowering::lowerLdsLoad(Operation *op) {
     LLVM::MemcpyOp::create(b, loc, target, source, constI32(b, loc, size),
                            /*isVolatile=*/false);
   }
+  if (initCheck)
+    call(b, loc, "fly_emu_check_lds_written", nullptr,
+         {ctx, target, LLVM::ConstantOp::create(b, loc, i64, int64_t(size))});
   op->erase();
 }
 
@@ -1798,12 +1818,20 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
     return extent;
   };
 
+  const bool bounds = checks & FLY_EMU_CHECK_BOUNDS;
   for (const CheckedAccess &access : accesses) {
+    // Without the bounds check, only the accesses whose memory the compiler
+    // could not tell call the runtime (for the init check, in case they
+    // are in LDS).
+    const bool untraced =
+        access.argument < 0 && access.space != FLY_EMU_SPACE_LDS;
+    if (!bounds && !untraced)
+      continue;
     Operation *op = access.op;
     Location loc = op->getLoc();
     Value address = memoryAccess(op)->address;
     Value checked;
-    if (access.argument < 0 && access.space != FLY_EMU_SPACE_LDS) {
+    if (untraced) {
       OpBuilder b(op);
       Value site = siteAddress(b, loc, kernel, access.kind, access.space,
                                access.argument);
@@ -1850,6 +1878,143 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
       rmw.getPtrMutable().assign(checked);
     else
       cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(checked);
+  }
+}
+
+/// With the init check, around each LDS access (at the address the bounds
+/// check gave, when it is on): a test that its bytes are in the
+/// workgroup's LDS, and if so, on the shadow of those bytes (one byte per
+/// LDS byte, from fly_emu_check_shadow at the top of the body; 0xFF once
+/// written): a store or atomic sets it; a load of 1, 2, 4, 8 or 16 bytes
+/// loads it as one integer and calls fly_emu_check_uninit only when that
+/// is not all ones; a store or load of any other size calls
+/// fly_emu_check_lds_written or fly_emu_check_uninit. With the race check,
+/// the in-LDS branch first calls fly_emu_check_race(ctx, address, bytes,
+/// site) for every LDS access (the runtime keeps the per-word shadow).
+void ConvertROCDLToEmu::insertInitChecks(Value ctx, StringRef kernel,
+                                         ArrayRef<CheckedAccess> accesses) {
+  if (!(checks & (FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_RACE)))
+    return;
+  const bool init = checks & FLY_EMU_CHECK_INIT;
+  const bool race = checks & FLY_EMU_CHECK_RACE;
+  MLIRContext *context = &getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto voidType = LLVM::LLVMVoidType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  auto i32 = IntegerType::get(context, 32);
+  Block *entry = cast<BlockArgument>(ctx).getOwner();
+  Value low, high, shadow;
+  auto prepare = [&] {
+    if (low)
+      return;
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    Location loc = entry->getParentOp()->getLoc();
+    Value one = LLVM::ConstantOp::create(b, loc, i32, int64_t(1));
+    auto pair = LLVM::LLVMArrayType::get(i64, 2);
+    Value slot = LLVM::AllocaOp::create(b, loc, ptrType, pair, one, 8);
+    LLVM::CallOp::create(
+        b, loc,
+        getOrDeclare("fly_emu_check_extent",
+                     LLVM::LLVMFunctionType::get(voidType,
+                                                 {ptrType, i32, ptrType})),
+        ValueRange{ctx, LLVM::ConstantOp::create(b, loc, i32, int64_t(-1)),
+                   slot});
+    Value end = LLVM::GEPOp::create(b, loc, ptrType, i64, slot,
+                                    ArrayRef<LLVM::GEPArg>{1});
+    low = LLVM::LoadOp::create(b, loc, i64, slot, 8);
+    high = LLVM::LoadOp::create(b, loc, i64, end, 8);
+    if (init)
+      shadow = LLVM::CallOp::create(
+                 b, loc,
+                 getOrDeclare("fly_emu_check_shadow",
+                              LLVM::LLVMFunctionType::get(ptrType, {ptrType})),
+                 ValueRange{ctx})
+                 .getResult();
+  };
+  auto uninit = getOrDeclare(
+      "fly_emu_check_uninit",
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType, i64, ptrType}));
+  auto written = getOrDeclare(
+      "fly_emu_check_lds_written",
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType, i64}));
+  auto raceCheck = getOrDeclare(
+      "fly_emu_check_race",
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType, i64, ptrType}));
+
+  for (const CheckedAccess &access : accesses) {
+    if (access.space != FLY_EMU_SPACE_LDS)
+      continue;
+    prepare();
+    Operation *op = access.op;
+    Location loc = op->getLoc();
+    Value address = memoryAccess(op)->address;
+    const uint64_t n = access.bytes;
+    const bool inlineSize = n == 1 || n == 2 || n == 4 || n == 8 || n == 16;
+
+    Block *before = op->getBlock();
+    Block *after = before->splitBlock(op);
+    auto *inLds = new Block();
+    inLds->insertBefore(after);
+    OpBuilder b = OpBuilder::atBlockEnd(before);
+    Value bits = LLVM::PtrToIntOp::create(b, loc, i64, address);
+    Value end = LLVM::AddOp::create(
+        b, loc, bits, LLVM::ConstantOp::create(b, loc, i64, int64_t(n)));
+    Value atOrAbove =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bits, low);
+    Value notPast =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule, end, high);
+    LLVM::CondBrOp::create(b, loc, LLVM::AndOp::create(b, loc, atOrAbove, notPast),
+                           inLds, ValueRange{}, after, ValueRange{});
+
+    b.setInsertionPointToStart(inLds);
+    Value bytes = LLVM::ConstantOp::create(b, loc, i64, int64_t(n));
+    if (race) {
+      Value site = siteAddress(b, loc, kernel, access.kind, access.space, -1);
+      LLVM::CallOp::create(b, loc, raceCheck,
+                           ValueRange{ctx, address, bytes, site});
+    }
+    if (!init) {
+      LLVM::BrOp::create(b, loc, ValueRange{}, after);
+      continue;
+    }
+    Value offset = LLVM::SubOp::create(b, loc, bits, low);
+    Value at = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), shadow,
+                                   ArrayRef<LLVM::GEPArg>{offset});
+    if (access.kind != FLY_EMU_ACCESS_LOAD) {
+      if (inlineSize) {
+        auto type = IntegerType::get(context, unsigned(8 * n));
+        LLVM::StoreOp::create(
+            b, loc,
+            LLVM::ConstantOp::create(
+                b, loc, type,
+                b.getIntegerAttr(type, APInt::getAllOnes(unsigned(8 * n)))),
+            at, 1);
+      } else {
+        LLVM::CallOp::create(b, loc, written, ValueRange{ctx, address, bytes});
+      }
+      LLVM::BrOp::create(b, loc, ValueRange{}, after);
+      continue;
+    }
+    Value site = siteAddress(b, loc, kernel, access.kind, access.space, -1);
+    if (!inlineSize) {
+      LLVM::CallOp::create(b, loc, uninit, ValueRange{ctx, address, bytes, site});
+      LLVM::BrOp::create(b, loc, ValueRange{}, after);
+      continue;
+    }
+    auto type = IntegerType::get(context, unsigned(8 * n));
+    Value seen = LLVM::LoadOp::create(b, loc, type, at, 1);
+    Value all = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq, seen,
+        LLVM::ConstantOp::create(
+            b, loc, type,
+            b.getIntegerAttr(type, APInt::getAllOnes(unsigned(8 * n)))));
+    auto *report = new Block();
+    report->insertBefore(after);
+    LLVM::CondBrOp::create(b, loc, all, after, ValueRange{}, report,
+                           ValueRange{});
+    b.setInsertionPointToStart(report);
+    LLVM::CallOp::create(b, loc, uninit, ValueRange{ctx, address, bytes, site});
+    LLVM::BrOp::create(b, loc, ValueRange{}, after);
   }
 }
 
@@ -1916,6 +2081,8 @@ void ConvertROCDLToEmu::rewriteKernel(
                                         uint32_t kind, uint32_t space) {
       return siteAddress(b, at, entryName, kind, space, -1);
     });
+  if (checks & FLY_EMU_CHECK_INIT)
+    lowering.checkInit();
   for (Operation *op : ops) {
     OpBuilder b(op);
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
@@ -2031,20 +2198,20 @@ void ConvertROCDLToEmu::runOnOperation() {
     for (StringRef name : names) {
       name = name.trim();
       if (name == "all")
-        checks |= FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_BARRIER;
+        checks |= FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_RACE |
+                  FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_BARRIER;
       else if (name == "bounds")
         checks |= FLY_EMU_CHECK_BOUNDS;
+      else if (name == "init")
+        checks |= FLY_EMU_CHECK_INIT;
       else if (name == "barrier")
         checks |= FLY_EMU_CHECK_BARRIER;
-      else if (name == "race" || name == "init") {
-        module.emitError() << "convert-rocdl-to-emu: the '" << name
-                           << "' check is not implemented yet (implemented: "
-                              "bounds, barrier)";
-        return signalPassFailure();
-      } else {
+      else if (name == "race")
+        checks |= FLY_EMU_CHECK_RACE;
+      else {
         module.emitError() << "convert-rocdl-to-emu: unknown check '" << name
                            << "' in check=" << emuCheck
-                           << " (checks: bounds, barrier, all)";
+                           << " (checks: bounds, race, init, barrier, all)";
         return signalPassFailure();
       }
     }
@@ -2072,7 +2239,7 @@ void ConvertROCDLToEmu::runOnOperation() {
         accesses[func] = alignedAccesses(func, layout);
   }
   llvm::DenseMap<Operation *, SmallVector<CheckedAccess>> bounded;
-  if (checks & FLY_EMU_CHECK_BOUNDS) {
+  if (checks & (FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_RACE)) {
     DataLayout layout = DataLayout::closest(module);
     SymbolTable symbols(module);
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
@@ -2139,6 +2306,8 @@ void ConvertROCDLToEmu::runOnOperation() {
                             accesses[func]);
       insertBoundsChecks(func.getBody().front().getArgument(0), name,
                          bounded[func]);
+      insertInitChecks(func.getBody().front().getArgument(0), name,
+                       bounded[func]);
     } else
       for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
         if (attr.getName().getValue().starts_with("rocdl."))

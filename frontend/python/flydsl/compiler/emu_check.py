@@ -1,11 +1,9 @@
 """Checked emulation: the emulator as a kernel sanitizer (SPEC §9).
 
 `FLYDSL_EMU_CHECK` (or the compile hint `emu_check`, which wins) names the
-checks compiled into emulator code: `1`/`all` (every implemented check),
-or a comma list of `bounds` and `barrier`. `race` and `init` are reserved
-names, not implemented yet: asking for one is an error, not a silent
-no-op. `0`/empty: none (the default; the code is unchanged). The checks
-are part of the artifact's cache key; kernels compiled for a chip ignore
+checks compiled into emulator code: `1`/`all` (every check), or a comma
+list of `bounds`, `race`, `init` and `barrier`; `0`/empty: none (the
+default; the code is unchanged). The checks are part of the artifact's cache key; kernels compiled for a chip ignore
 them.
 
 A checked launch describes each tensor argument's extent (its first byte
@@ -22,6 +20,17 @@ What is reported:
            lies in no tensor of the launch; an LDS access outside the
            workgroup's static + dynamic LDS. The access does not happen (a
            load reads zeros), so the launch runs on and reports the rest.
+  race     two accesses of one 4-byte LDS word by work-items of different
+           waves with no barrier between them, at least one a store or
+           atomic and not both atomics; the report names both work-items,
+           both lines and both waves, whichever ran first. Lanes of one
+           wave never race (AMD's wave runs each instruction for all its
+           lanes, in program order).
+  init     a load of LDS bytes no work-item of the workgroup has written
+           since the workgroup started, per byte (a 2-byte store
+           initialises 2 bytes); LDS stores, atomics, the LDS writes of
+           LDS-DMA loads and of the tensor data mover count as writes.
+           The load reads what the LDS holds; the report is all it does.
   barrier  a barrier released while work-items of the workgroup wait at
            different barriers, or while lanes of a wave that reached it
            have returned without reaching it. A wave that returned as a
@@ -30,7 +39,11 @@ What is not (yet): LDS accesses between two LDS allocations of one
 workgroup (only the whole LDS is an extent), buffer-resource accesses (the
 hardware's range checking applies), the LDS writes of LDS-DMA loads and of
 the tensor data mover, private memory, kernel arguments that point into no
-tensor the launch described (raw pointers), races and uninitialised reads,
+tensor the launch described (raw pointers), LDS reads the runtime makes
+itself (ds_read_tr, the tensor data mover's stores from LDS), LDS written
+by memset/memcpy (init), the LDS writes of LDS-DMA and the tensor data
+mover (race), synchronisation other than barriers (race: a flag another
+wave spins on is reported), uninitialised registers and private memory,
 and two barriers of one source line (one site)."""
 
 from __future__ import annotations
@@ -39,16 +52,18 @@ import re
 
 from ..tracing.errors import FlyDSLError
 
-IMPLEMENTED = ("bounds", "barrier")
-RESERVED = ("race", "init")
+IMPLEMENTED = ("bounds", "race", "init", "barrier")
 
 
 class EmuCheckError(FlyDSLError):
     """A checked emulator launch found errors in a kernel. `reports` holds
     the ones the runtime showed, each a dict: kind ("out-of-bounds store of
-    4 bytes", "barrier divergence"), file, line, block and thread (id
-    triples), and for bounds reports tensor, offset and extent (bytes; the
-    tensor is None for LDS); `count` is how many there were in all."""
+    4 bytes", "uninitialised LDS read of 4 bytes", "barrier divergence"),
+    file, line, block and thread (id triples), and for bounds and init
+    reports tensor, offset and extent (bytes; the tensor is None for LDS,
+    the offset then the LDS offset); race reports also have wave (this
+    access's) and other (the earlier access: access, file, line, thread,
+    wave); `count` is how many there were in all."""
 
     def __init__(self, message, filename=None, lineno=None, reports=(), count=0, kernel=""):
         super().__init__(message, filename, lineno)
@@ -76,9 +91,6 @@ def parse(text, what: str) -> str:
     for name in (n.strip() for n in value.split(",")):
         if not name:
             continue
-        if name in RESERVED:
-            raise FlyDSLError(f"{what}={text!r}: the '{name}' check is not implemented yet "
-                              f"(implemented: {', '.join(IMPLEMENTED)})")
         if name not in IMPLEMENTED:
             raise FlyDSLError(f"{what}={text!r}: unknown check '{name}' (checks: "
                               f"{', '.join(IMPLEMENTED)}; or 1/all)")
@@ -115,6 +127,8 @@ _REPORT = re.compile(r"^(?P<kind>.+?) at (?P<where>.+?) in workgroup \((\d+),(\d
 _TENSOR = re.compile(r"tensor '(?P<name>[^']*)' byte offset (?P<offset>-?\d+), its extent is "
                      r"(?P<extent>\d+) bytes")
 _LDS = re.compile(r"LDS offset (?P<offset>-?\d+), the workgroup's LDS is (?P<extent>\d+) bytes")
+_OTHER = re.compile(r"was (?P<access>loaded|stored|atomically updated) at (?P<where>.+?) by "
+                    r"work-item \((\d+),(\d+),(\d+)\) \(wave (\d+); this is wave (\d+)\)")
 _HEAD = re.compile(r"^check: (\d+) reports? in kernel (\S*)")
 
 
@@ -145,6 +159,14 @@ def error(prefix: str, detail: str) -> EmuCheckError:
         if t:
             report["tensor"] = t.groupdict().get("name")
             report["offset"], report["extent"] = int(t.group("offset")), int(t.group("extent"))
+        o = _OTHER.search(m.group("detail"))
+        if o:
+            ofile, _, onumber = o.group("where").rpartition(":")
+            report["other"] = {"access": o.group("access"), "file": ofile or None,
+                               "line": int(onumber) if onumber.isdigit() else None,
+                               "thread": tuple(int(o.group(i)) for i in (3, 4, 5)),
+                               "wave": int(o.group(6))}
+            report["wave"] = int(o.group(7))
         reports.append(report)
     first = reports[0] if reports else {}
     return EmuCheckError(f"{prefix}{detail}", first.get("file"), first.get("line"), reports,

@@ -503,7 +503,45 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  *            without reaching it (a barrier under a lane-dependent
  *            condition). A wave whose lanes have all returned does not
  *            count, as on the hardware.
- *   race, init  reserved (not implemented yet).
+ *   init     a load of LDS bytes that no work-item of the workgroup has
+ *            written since the workgroup started (per byte: a 2-byte store
+ *            initialises those 2 bytes of its word, not the other 2). The
+ *            runtime keeps a shadow of the workgroup's LDS, one byte per
+ *            LDS byte, cleared when a workgroup starts; the generated code
+ *            marks it on every LDS store and atomic (atomics count as
+ *            writes, though they read) and tests it inline on every LDS
+ *            load (fly_emu_check_shadow, fly_emu_check_uninit). The LDS
+ *            writes of LDS-DMA loads (global/buffer load to LDS) and of the
+ *            tensor data mover count as writes (fly_emu_check_lds_written).
+ *            A flat access the compiler cannot place in LDS or global
+ *            memory goes through fly_emu_check_access, which applies the
+ *            init check when the address is in the LDS. Not seen: reads of
+ *            LDS by the runtime itself (ds_read_tr's transposing reads,
+ *            the tensor data mover's LDS -> global stores), LDS written by
+ *            llvm.memset/memcpy, and uninitialised registers or private
+ *            memory. A report does not change what the load reads.
+ *   race     two accesses of one 4-byte LDS word in one barrier interval
+ *            (between two releases of the workgroup's barrier) by
+ *            work-items of different waves, at least one a store or
+ *            atomic and not both atomics; reported at the second (in the
+ *            emulator's order) with the first's work-item, line and wave.
+ *            Per word: two waves storing different bytes of one word race.
+ *            The runtime keeps, per word, the interval's last writer and
+ *            two readers (the first, and the first of another wave), each
+ *            with its interval, so a race is found whichever access ran
+ *            first: the fibers' order does not matter. Accesses by lanes
+ *            of one wave are never reported: AMD's wave executes its
+ *            instructions in order for all its lanes, so two accesses from
+ *            different instructions are ordered, and lanes of one
+ *            instruction storing one word is a defined conflict (one
+ *            value wins), not a race. (The emulator runs a wave's lanes one
+ *            after the other between collectives: a same-wave exchange
+ *            through LDS needs a wave collective between its store and load
+ *            to give the hardware's values, race check or not.) Every LDS
+ *            access calls fly_emu_check_race. Not seen: the LDS writes of
+ *            LDS-DMA loads and of the tensor data mover, the runtime's own
+ *            LDS reads (ds_read_tr), synchronisation other than s_barrier
+ *            (an LDS flag spun on by another wave is reported).
  *
  * A report does not stop the work-item: an out-of-bounds load reads zeros
  * and an out-of-bounds store or atomic goes to a scratch buffer, so the
@@ -514,10 +552,15 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  *   ...
  *   ... and <m> more
  * one report a line; <kind> is "out-of-bounds load of <b> bytes" (store,
- * atomic; "LDS load" ... for LDS) or "barrier divergence". */
+ * atomic; "LDS load" ... for LDS), "uninitialised LDS read of <b> bytes",
+ * "LDS race: load of <b> bytes" (store, atomic; the detail ends "the LDS
+ * word at offset <w> was stored at <file:line> by work-item (x,y,z)
+ * (wave <v>; this is wave <u>) with no barrier between") or "barrier
+ * divergence". The detail of an LDS report starts
+ * "LDS offset <o>, the workgroup's LDS is <n> bytes". */
 #define FLY_EMU_CHECK_BOUNDS 0x1u
-#define FLY_EMU_CHECK_RACE 0x2u    /* reserved */
-#define FLY_EMU_CHECK_INIT 0x4u    /* reserved */
+#define FLY_EMU_CHECK_RACE 0x2u
+#define FLY_EMU_CHECK_INIT 0x4u
 #define FLY_EMU_CHECK_BARRIER 0x8u
 #define FLY_EMU_CHECK_MAX_SHOWN 10u
 #define FLY_EMU_CHECKS_GLOBAL "__fly_emu_checks"
@@ -557,6 +600,24 @@ void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
  * workgroup's LDS for argument -1; [0, UINT64_MAX) when the parameter
  * points into no tensor of the launch (nothing to check). */
 void fly_emu_check_extent(FlyEmuContext *ctx, int32_t argument, uint64_t *out);
+/* The init check's shadow of the workgroup's LDS: byte o is 0xFF once LDS
+ * byte o was written in this workgroup, else 0; NULL without the check.
+ * The same for every work-item of a workgroup (read once per work-item). */
+void *fly_emu_check_shadow(FlyEmuContext *ctx);
+/* Reports a load of `bytes` at `address` (in the LDS) of which some byte
+ * was never written in this workgroup; nothing when all were, or when the
+ * access is not inside the LDS. */
+void fly_emu_check_uninit(FlyEmuContext *ctx, const void *address,
+                          uint64_t bytes, const FlyEmuSite *site);
+/* Marks the LDS bytes of [address, address + bytes) written (the part in
+ * the workgroup's LDS; nothing without the init check). */
+void fly_emu_check_lds_written(FlyEmuContext *ctx, const void *address,
+                               uint64_t bytes);
+/* The race check of an LDS access of `bytes` at `address` with `site`'s
+ * kind: records it and reports a race with an earlier access of this
+ * barrier interval (nothing for an address outside the LDS). */
+void fly_emu_check_race(FlyEmuContext *ctx, const void *address,
+                        uint64_t bytes, const FlyEmuSite *site);
 /* s_barrier with the barrier check: fly_emu_barrier, remembering `site`. */
 void fly_emu_barrier_checked(FlyEmuContext *ctx, const FlyEmuSite *site);
 

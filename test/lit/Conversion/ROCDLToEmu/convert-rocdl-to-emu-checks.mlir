@@ -6,12 +6,11 @@
 // kind, memory, argument); with `barrier`, barriers become
 // fly_emu_barrier_checked. Without the option none of it is emitted.
 // RUN: fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=bounds,barrier check-alignment=false}))' | FileCheck %s
-// RUN: fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=all check-alignment=false}))' | FileCheck %s
+// RUN: fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=all check-alignment=false}))' | FileCheck %s --check-prefix=ALL
 // RUN: fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=bounds check-alignment=false}))' | FileCheck %s --check-prefix=BOUNDS
 // RUN: fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check-alignment=false}))' | FileCheck %s --check-prefix=OFF
 // RUN: fly-opt %s --fly-pipeline="stage=emulator chip=gfx942 emu-check=bounds,barrier" | FileCheck %s --check-prefix=PIPE
 // RUN: fly-opt %s --fly-pipeline="stage=emulator chip=gfx942" | FileCheck %s --check-prefix=OFF
-// RUN: not fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=race}))' 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not fly-opt %s --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=bounds,bogus}))' 2>&1 | FileCheck %s --check-prefix=BOGUS
 
 // The site strings: the kernel's name and each access's file:line.
@@ -129,8 +128,14 @@
 // PIPE: llvm.call @fly_emu_barrier_checked
 // PIPE: @__fly_emu_checks(9 : i32)
 
-// RACE: the 'race' check is not implemented yet (implemented: bounds, barrier)
-// BOGUS: unknown check 'bogus' in check=bounds,bogus (checks: bounds, barrier, all)
+// BOGUS: unknown check 'bogus' in check=bounds,bogus (checks: bounds, race, init, barrier, all)
+
+// `all` is bounds, race, init and barrier (FLY_EMU_CHECK_* 1 | 2 | 4 | 8).
+// ALL: llvm.call @fly_emu_check_shadow
+// ALL: llvm.call @fly_emu_check_access
+// ALL: llvm.call @fly_emu_check_race
+// ALL: llvm.call @fly_emu_barrier_checked
+// ALL: @__fly_emu_checks(15 : i32)
 
 gpu.module @m {
   llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x f32>

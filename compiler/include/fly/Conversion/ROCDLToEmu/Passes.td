@@ -186,8 +186,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
            "memory is as aligned as its code declares (see Alignment).">,
     Option<"emuCheck", "check", "std::string", /*default=*/"\"\"",
            "The emulator's checks to compile in (see Checks): a comma list "
-           "of bounds, barrier, or all (race and init are not implemented "
-           "yet: an error). Empty: none, the code is unchanged.">
+           "of bounds, race, init, barrier, or all. Empty: none, the code is "
+           "unchanged.">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
