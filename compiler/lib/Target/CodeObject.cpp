@@ -140,6 +140,17 @@ fly::target::readKernelResources(StringRef elf) {
       return kernel.takeError();
     result.push_back(std::move(*kernel));
   }
+  // Each kernel's code bytes: the size of its function symbol.
+  for (const llvm::object::ELFSymbolRef &symbol : obj->symbols()) {
+    if (symbol.getELFType() != llvm::ELF::STT_FUNC)
+      continue;
+    Expected<StringRef> name = symbol.getName();
+    if (!name)
+      return codeObjectError(llvm::toString(name.takeError()));
+    for (KernelResources &k : result)
+      if (k.name == *name)
+        k.codeBytes = symbol.getSize();
+  }
   return result;
 }
 

@@ -131,6 +131,7 @@ nb::dict resourcesDict(const fly::target::KernelResources &r) {
   d["scratch_bytes"] = r.scratchBytes;
   d["wave_size"] = r.waveSize;
   d["max_workgroup_size"] = r.maxFlatWorkgroupSize;
+  d["code_bytes"] = r.codeBytes;
   return d;
 }
 

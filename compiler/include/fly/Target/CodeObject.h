@@ -36,6 +36,7 @@ struct KernelResources {
   uint64_t scratchBytes = 0;   // .private_segment_fixed_size, per lane
   unsigned waveSize = 0;       // .wavefront_size
   unsigned maxFlatWorkgroupSize = 0; // .max_flat_workgroup_size
+  uint64_t codeBytes = 0;      // the size of the kernel's function symbol
 };
 
 /// The kernels of a code object in the order of its metadata. An error when

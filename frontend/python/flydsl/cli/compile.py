@@ -16,7 +16,6 @@ import argparse
 import json
 import logging
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -167,7 +166,7 @@ def resource_rows(compiles: list) -> list:
             r = k["resources"]
             rows.append((c["function"], k["name"], r["vgprs"], r["sgprs"], r["agprs"],
                          f"{r['vgpr_spills']}/{r['sgpr_spills']}", r["lds_bytes"],
-                         r["scratch_bytes"], "-" if k["code_bytes"] is None else k["code_bytes"],
+                         r["scratch_bytes"], r["code_bytes"],
                          r["wave_size"], outcome))
     return rows
 
@@ -222,30 +221,6 @@ def _cmd_compile(args) -> int:
     return 1 if failed else 0
 
 
-# ---------------------------------------------------------------- code sizes
-
-def code_sizes(elf: bytes) -> dict:
-    """{function symbol: bytes of code} of an ELF64 little-endian code
-    object (its .symtab's STT_FUNC entries); {} for anything else."""
-    if elf[:4] != b"\x7fELF" or elf[4] != 2 or elf[5] != 1:
-        return {}
-    shoff, = struct.unpack_from("<Q", elf, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", elf, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize)
-                for i in range(shnum)]
-    sizes = {}
-    for _, sh_type, _, _, offset, size, link, _, _, entsize in sections:
-        if sh_type != 2 or not entsize:  # SHT_SYMTAB
-            continue
-        strtab = sections[link][4]
-        for at in range(offset, offset + size, entsize):
-            name, info, _, _, _, sym_size = struct.unpack_from("<IBBHQQ", elf, at)
-            if info & 0xF == 2:  # STT_FUNC
-                end = elf.index(b"\0", strtab + name)
-                sizes[elf[strtab + name:end].decode()] = sym_size
-    return sizes
-
-
 # ---------------------------------------------------------------- the child
 
 def _location(err: BaseException, script: str):
@@ -274,12 +249,9 @@ def _child(argv: list) -> int:
         report.flush()
 
     def observe(record, compiled):
-        sizes = {}
-        for _, _, elf in compiled.code_objects:
-            sizes.update(code_sizes(elf))
         write({"type": "compile", **record,
-               "kernels": [{"name": k["name"], "resources": k["resources"],
-                            "code_bytes": sizes.get(k["name"])} for k in compiled.kernels]})
+               "kernels": [{"name": k["name"], "resources": k["resources"]}
+                           for k in compiled.kernels]})
 
     jit_function.compile_observers.append(observe)
     sys.argv = [script, *script_args]
