@@ -300,13 +300,11 @@ class CompiledFunction:
                 _fly.emu_set_tensor_extents([])
 
     def _emu_checked(self) -> bool:
-        """Whether the kernels are emulator code compiled with checks (the
-        code object carries FLY_EMU_CHECKS_GLOBAL, Emu.h)."""
-        checked = self.__dict__.get("_checked")
-        if checked is None:
-            checked = self._checked = self.emulator and any(
-                b"__fly_emu_checks" in blob for _, _, blob in self.code_objects)
-        return checked
+        """Whether the kernels are emulator code compiled with checks: the
+        compile's `emu_check` hint (JitFunction puts FLYDSL_EMU_CHECK there
+        for the emulator only)."""
+        return self.options is not None and any(
+            name == "emu_check" for name, _ in self.options.compile_hints)
 
     def _call_unchecked(self, args, kwargs) -> None:
         """A call from the @flyc.jit function that chose this compiled
