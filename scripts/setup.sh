@@ -137,7 +137,7 @@ fi
 # --- the flydsl package -------------------------------------------------------
 # `import flydsl` works in any interpreter of $PYTHON, from any directory and
 # without environment variables: a .pth file in its site-packages puts
-# frontend/python on the path (the build writes the extension flydsl/_fly*.so
+# frontend/python on the path (the build writes the extensions flydsl/_fly_*.so
 # there).
 package_dir="$(cd "$(dirname "$0")/.." && pwd)/frontend/python"
 site_dir=$("$PYTHON" -c 'import site; print(site.getsitepackages()[0])')

@@ -137,7 +137,7 @@ check_elf_files() {
     [ -z "$missing" ] || die "$file: libraries not found without LD_LIBRARY_PATH:"$'\n'"$missing"
     log "$(basename "$file"): RUNPATH $runpath"
   done <"$1"
-  [ "$count" -ge 3 ] || die "expected at least 3 ELF files (_fly, fly-opt, fly-compile), found $count"
+  [ "$count" -ge 4 ] || die "expected at least 4 ELF files (_fly_runtime, _fly_compiler, fly-opt, fly-compile), found $count"
 }
 
 # check_no_build_paths LIST: no installed file names the build directory
@@ -197,9 +197,9 @@ for name in sorted(names):
 sources = {f"flydsl/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")
            if "__pycache__" not in p.parts}
 errors += [f"missing {s}" for s in sorted(sources - names)]
-extensions = [n for n in names if n.startswith("flydsl/_fly.") and n.endswith(".so")]
-if len(extensions) != 1:
-    errors.append(f"expected one flydsl/_fly*.so, found {extensions}")
+extensions = sorted(n for n in names if n.startswith("flydsl/_fly") and n.endswith(".so"))
+if [n.split(".")[0] for n in extensions] != ["flydsl/_fly_compiler", "flydsl/_fly_runtime"]:
+    errors.append(f"expected flydsl/_fly_compiler*.so and flydsl/_fly_runtime*.so, found {extensions}")
 for script in ("fly-opt", "fly-compile"):
     if data + "scripts/" + script not in names:
         errors.append(f"missing the tool {script}")
@@ -208,7 +208,7 @@ if not any(n == info + "entry_points.txt" for n in names):
 for line in errors:
     print("  " + line, file=sys.stderr)
 print(f"[test_pip] the wheel holds {len(names)} files: {len(sources)} Python files, "
-      f"{extensions[0] if extensions else '-'}, fly-opt, fly-compile")
+      f"{', '.join(extensions) or '-'}, fly-opt, fly-compile")
 sys.exit(1 if errors else 0)
 EOF
 
@@ -217,10 +217,11 @@ mv -T "$BUILD_DIR" "$BUILD_DIR.away"
 in_venv "$venv" python -m pip install "${PIP_ARGS[@]}" "$wheel" >"$WORK/install.log" 2>&1 ||
   { cat "$WORK/install.log"; die "pip install of the wheel failed"; }
 site=$(in_venv "$venv" python -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
-where=$(in_venv "$venv" python -c 'import flydsl, flydsl._fly as f; print(flydsl.__file__); print(f.__file__)') ||
+where=$(in_venv "$venv" python -c 'import flydsl, flydsl._fly_runtime as r, flydsl._fly_compiler as c; print(flydsl.__file__); print(r.__file__); print(c.__file__)') ||
   die "import flydsl failed in the venv"
 [ "$(sed -n 1p <<<"$where")" = "$site/flydsl/__init__.py" ] || die "flydsl is not the venv's: $where"
-[[ "$(sed -n 2p <<<"$where")" == "$site/flydsl/_fly."*.so ]] || die "flydsl._fly is not the venv's: $where"
+[[ "$(sed -n 2p <<<"$where")" == "$site/flydsl/_fly_runtime."*.so ]] || die "flydsl._fly_runtime is not the venv's: $where"
+[[ "$(sed -n 3p <<<"$where")" == "$site/flydsl/_fly_compiler."*.so ]] || die "flydsl._fly_compiler is not the venv's: $where"
 log "installed: $site/flydsl"
 installed_files "$venv" "$WORK/files.txt"
 check_elf_files "$WORK/files.txt"
@@ -240,14 +241,14 @@ start=$(date +%s)
   >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; die "pip install -e . failed"; }
 log "pip install -e . in $(($(date +%s) - start)) s"
 site=$(in_venv "$venv" python -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
-where=$(in_venv "$venv" python -c 'import flydsl, flydsl._fly as f, flydsl.expr as fx; print(flydsl.__file__); print(f.__file__); print(fx.__file__)') ||
+where=$(in_venv "$venv" python -c 'import flydsl, flydsl._fly_compiler as f, flydsl.expr as fx; print(flydsl.__file__); print(f.__file__); print(fx.__file__)') ||
   die "import flydsl failed in the editable venv"
 [ "$(sed -n 1p <<<"$where")" = "$REPO/frontend/python/flydsl/__init__.py" ] ||
   die "the editable flydsl is not the checkout's: $where"
 [ "$(sed -n 3p <<<"$where")" = "$REPO/frontend/python/flydsl/expr/__init__.py" ] ||
   die "the editable flydsl.expr is not the checkout's: $where"
-[[ "$(sed -n 2p <<<"$where")" == "$site/flydsl/_fly."*.so ]] ||
-  die "the editable flydsl._fly is not the one installed in the venv: $where"
+[[ "$(sed -n 2p <<<"$where")" == "$site/flydsl/_fly_compiler."*.so ]] ||
+  die "the editable flydsl._fly_compiler is not the one installed in the venv: $where"
 log "editable: flydsl from $REPO/frontend/python/flydsl, its extension from $site/flydsl"
 installed_files "$venv" "$WORK/files.txt"
 check_elf_files "$WORK/files.txt"

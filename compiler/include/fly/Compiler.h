@@ -113,34 +113,6 @@ struct CodeObjectBlob {
   std::string llvmIR;
 };
 
-/// One argument of a host function in its packed argument block (the ABI of
-/// fly/HostEntry.h), as fly-rewrite-func-signature left it.
-struct HostArgument {
-  /// "ptr:I", "leaves:I" or "value:I" (`fly.abi`).
-  std::string abi;
-  /// The LLVM type, e.g. `ptr addrspace(1)`, `{ i32, i32, i32 }`, `i64`.
-  std::string type;
-  uint64_t offset = 0;
-  uint64_t size = 0;
-};
-
-/// A host function (the traced `@flyc.jit` body, after
-/// fly-rewrite-func-signature) in Artifact::hostModule.
-struct HostFunctionInfo {
-  std::string name;
-  std::vector<HostArgument> arguments;
-  /// The size of the argument block (the padding after the last argument
-  /// included).
-  uint64_t blockSize = 0;
-  /// The function's signature before the rewrite (`fly.original_type`).
-  std::string originalType;
-  /// Its parameters as traced, one per input of originalType.
-  std::vector<AbiParameter> parameters;
-  /// Every value of the argument block, in offset order; the bytes no slot
-  /// covers are padding.
-  std::vector<AbiSlot> slots;
-};
-
 /// The result of compiling a module.
 struct Artifact {
   std::vector<CodeObjectBlob> codeObjects;

@@ -1,4 +1,4 @@
-//===- FlyModule.cpp - flydsl._fly, the Python extension ------------------===//
+//===- CompilerModule.cpp - flydsl._fly_compiler, the compiler ------------===//
 //
 // The narrow, stateless surface between the Python tracer and the C++
 // compiler (ARCHITECTURE.md, "Boundaries"): type handles (uniqued
@@ -6,7 +6,14 @@
 // types an op infers for operand types, and `compile` of a whole module's
 // text. Python never computes a layout; it asks here.
 //
+// The one extension that links MLIR. The package loads it on first use
+// (flydsl/_fly.py): a process that only runs artifacts from the disk cache
+// never does. Everything a call needs is flydsl._fly_runtime's
+// (RuntimeModule.cpp), whose Error this module raises too.
+//
 //===----------------------------------------------------------------------===//
+
+#include "HostFunctionDict.h"
 
 #include "fly/Compiler.h"
 #include "fly/Algebra/TiledCopy.h"
@@ -15,8 +22,6 @@
 #include "fly/Dialect/Fly/IR/FlyOps.h"
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Arch/Chip.h"
-#include "fly/runtime/Emu.h"
-#include "fly/runtime/EmuRuntime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -45,7 +50,7 @@ struct TypeHandle {
 };
 
 /// Errors of the compiler (bad types, rejected operands, failed compiles)
-/// reach Python as flydsl._fly.Error with the diagnostics' text.
+/// reach Python as flydsl._fly_runtime.Error with the diagnostics' text.
 nb::object errorType;
 
 [[noreturn]] void raise(llvm::Error err) {
@@ -240,18 +245,9 @@ nb::dict typeMembers(const TypeHandle &h) {
 
 } // namespace
 
-void registerDiskCache(nb::module_ &m);
-void registerHostEntry(nb::module_ &m);
-void registerArgumentPacker(nb::module_ &m);
-/// ArgumentPacker.cpp: a host function's description as the front end
-/// holds it (and hands back to ArgumentBlock).
-nb::dict hostFunctionDict(const fly::HostFunctionInfo &f);
-void registerHipRuntime(nb::module_ &m);
-
-NB_MODULE(_fly, m) {
+NB_MODULE(_fly_compiler, m) {
   m.doc() = "FlyDSL's compiler: type handles, type inference, compile";
-  errorType = nb::borrow(PyErr_NewException("flydsl._fly.Error", PyExc_Exception,
-                                            nullptr));
+  errorType = nb::module_::import_("flydsl._fly_runtime").attr("Error");
   m.attr("Error") = errorType;
 
   nb::class_<TypeHandle>(m, "Type")
@@ -418,97 +414,6 @@ NB_MODULE(_fly, m) {
       },
       "elf"_a, "The ISA of a code object");
 
-  registerDiskCache(m);
-  registerHostEntry(m);
-  registerArgumentPacker(m);
-  registerHipRuntime(m);
-
-  m.def(
-      "install_emu_runtime",
-      [] {
-        // The CPU emulator as the launch table (modules: host bitcode made
-        // by compile(..., emulator=True)).
-        if (fly_runtime_install_launch_table(fly_runtime_emu_table()) != 0)
-          raise(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                        "the emulator's launch table was refused"));
-      },
-      "Installs the CPU emulator as the runtime");
-
-  m.def(
-      "emu_set_tensor_extents",
-      [](const std::vector<std::tuple<uintptr_t, uint64_t, std::string>> &tensors) {
-        // Checked emulation (Emu.h): the tensors of this thread's next
-        // launches, [base, base + bytes) and the argument's name.
-        std::vector<FlyEmuTensorExtent> extents;
-        for (const auto &[base, bytes, name] : tensors)
-          extents.push_back({reinterpret_cast<const void *>(base), bytes,
-                             name.c_str()});
-        fly_emu_set_tensor_extents(extents.data(), uint32_t(extents.size()));
-      },
-      "tensors"_a,
-      "The (address, bytes, name) of each tensor the calling thread's next "
-      "checked emulator launches access; [] forgets them");
-
-  m.def(
-      "data_address",
-      [](nb::handle array) -> uintptr_t {
-        // The first element's address of anything with the buffer
-        // protocol (numpy arrays, strided views too): what a call packs for
-        // a tensor, without building __array_interface__'s dictionary.
-        Py_buffer view;
-        if (PyObject_GetBuffer(array.ptr(), &view, PyBUF_STRIDES) != 0)
-          throw nb::python_error();
-        uintptr_t address = reinterpret_cast<uintptr_t>(view.buf);
-        PyBuffer_Release(&view);
-        return address;
-      },
-      "array"_a, "The address of a buffer's first element");
-
-  m.def("supported_chips", [] {
-    std::vector<std::string> names;
-    for (const fly::arch::ChipInfo &chip : fly::arch::supportedChips())
-      names.push_back(chip.name.str());
-    return names;
-  });
-  // The compiler's chip table entry (fly/Arch/Chip.h), for the checks the
-  // front end makes while tracing.
-  m.def("chip_info", [](const std::string &name) {
-    const fly::arch::ChipInfo *chip = fly::arch::lookupChip(name);
-    if (!chip)
-      throw nb::value_error(("unknown chip " + name + "; supported chips: " +
-                             fly::arch::supportedChipList())
-                                .c_str());
-    nb::dict info;
-    info["name"] = chip->name.str();
-    info["family"] = fly::arch::familyName(chip->family).str();
-    info["wave_size"] = chip->waveSize;
-    info["lds_bytes_per_workgroup"] = chip->ldsBytesPerWorkgroup;
-    info["max_workgroup_size"] = chip->maxWorkgroupSize;
-    info["has_mfma"] = chip->hasMFMA();
-    info["has_wmma"] = chip->hasWMMA();
-    info["has_clusters"] = chip->hasClusters;
-    info["fp8_format"] =
-        chip->fp8 == fly::arch::Fp8Format::FNUZ ? "fnuz" : "ocp";
-    nb::list dma;
-    for (unsigned bits : {8u, 16u, 32u, 96u, 128u})
-      if (chip->hasLdsDma(bits))
-        dma.append(bits);
-    info["lds_dma_bits"] = dma;
-    // S_WAITCNT: per counter (shift, width, high shift, high width).
-    if (auto waitcnt = chip->waitcnt()) {
-      nb::dict fields;
-      auto field = [](const fly::arch::WaitcntField &f) {
-        return nb::make_tuple(f.shift, f.width, f.highShift, f.highWidth);
-      };
-      fields["vmcnt"] = field(waitcnt->vmcnt);
-      fields["lgkmcnt"] = field(waitcnt->lgkmcnt);
-      fields["expcnt"] = field(waitcnt->expcnt);
-      info["waitcnt"] = fields;
-    } else {
-      info["waitcnt"] = nb::none();
-    }
-    return info;
-  });
   // Whether a chip has the operation of an atom-like type (an operation,
   // atom or tiled atom): "" or the error naming it, the chip and the chips
   // that have it (convert-fly-to-rocdl's check, made at trace time too).
