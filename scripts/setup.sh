@@ -10,6 +10,7 @@
 #   - Python tools, with the pip of the first python3 on PATH: lit, pytest,
 #     pytest-timeout (a hung test fails with its name), numpy, nanobind, pycute (from the nvidia-cutlass wheel, without its
 #     dependencies: we only need that pure-Python module, the algebra oracle),
+#     blake3 (the reference the disk cache's hashes are tested against),
 #     and torch's CPU build (the tests pass torch tensors to kernels);
 #   - the flydsl package on that python3's path (a .pth file).
 set -euo pipefail
@@ -96,6 +97,7 @@ import importlib
 for module, package in [("lit", "lit"), ("pytest", "pytest"),
                         ("pytest_timeout", "pytest-timeout"), ("numpy", "numpy"),
                         ("nanobind", "nanobind"), ("pycute", "nvidia-cutlass"),
+                        ("blake3", "blake3"),
                         ("torch", "torch==2.13.0+cpu")]:
     try:
         importlib.import_module(module)
@@ -108,7 +110,7 @@ for module, package in [("lit", "lit"), ("pytest", "pytest"),
 
 read -r -a pip_missing <<<"$(missing_python_packages | tr '\n' ' ')"
 if [ ${#pip_missing[@]} -eq 0 ]; then
-  log "Python tools: lit, pytest, pytest-timeout, numpy, nanobind, pycute, torch present"
+  log "Python tools: lit, pytest, pytest-timeout, numpy, nanobind, pycute, blake3, torch present"
 else
   pip_args=(--disable-pip-version-check --no-input --root-user-action=ignore)
   # Debian's own python3 refuses pip installs unless told otherwise (PEP 668).

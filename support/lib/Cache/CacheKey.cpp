@@ -23,8 +23,8 @@ CacheKey &CacheKey::add(StringRef field, StringRef value) {
 }
 
 std::string CacheKey::digest() const {
-  // final() resets the hasher it is called on: finish a copy.
-  SHA256 copy = hasher;
+  // final() is not const: finish a copy.
+  BLAKE3 copy = hasher;
   return toHex(copy.final(), /*LowerCase=*/true);
 }
 

@@ -15,7 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/SHA256.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <condition_variable>
@@ -29,12 +29,12 @@ namespace fly::cache {
 namespace {
 
 constexpr StringLiteral kMagic = "FLYCACHE";
-constexpr uint32_t kFormatVersion = 1;
-constexpr uint64_t kDigestSize = 64;   // hex digits of a SHA-256
-constexpr uint64_t kChecksumSize = 32; // bytes of a SHA-256
+constexpr uint32_t kFormatVersion = 2;
+constexpr uint64_t kDigestSize = 64;   // hex digits of a CacheKey digest
+constexpr uint64_t kChecksumSize = 32; // bytes of a BLAKE3 hash
 
 std::array<uint8_t, kChecksumSize> checksum(StringRef payload) {
-  return SHA256::hash(arrayRefFromStringRef(payload));
+  return BLAKE3::hash(arrayRefFromStringRef(payload));
 }
 
 void writeEntry(raw_ostream &os, StringRef toolchain, StringRef digest,

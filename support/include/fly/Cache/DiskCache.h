@@ -7,19 +7,20 @@
 //
 // Layout, under the cache directory:
 //   <dd>/<digest>.flyc          an entry; <digest> is the 64-hex-digit
-//                               SHA-256 of the toolchain identity and the
-//                               key's digest, <dd> its first two digits
+//                               CacheKey digest of the toolchain identity
+//                               and the key's digest, <dd> its first two
+//                               digits
 //   <dd>/<digest>.flyc.tmp-*    an entry being written (renamed when done)
 //   <dd>/<digest>.lock          exists while a process builds the entry
 //
 // Entry format, integers little-endian:
 //   8 bytes   magic "FLYCACHE"
-//   4 bytes   format version (1)
+//   4 bytes   format version (2)
 //   4 bytes   T, the length of the toolchain identity
 //   T bytes   the toolchain identity (toolchainIdentity())
 //   64 bytes  <digest>, the entry's own name
 //   8 bytes   N, the payload size
-//   32 bytes  the SHA-256 of the payload
+//   32 bytes  the BLAKE3 hash of the payload (256 bits)
 //   N bytes   the payload
 // An entry is valid only if every field matches and the file ends exactly
 // after the payload.
