@@ -140,6 +140,16 @@ def test_field_boundaries_make_different_keys(fly_cache_tool, cache, a, b):
     assert cache.get(b) is None
 
 
+@pytest.mark.parametrize("data", [b"", b"abc", bytes(range(256)) * 300])
+def test_the_front_ends_digest_is_blake3(data):
+    """_fly.digest, with which the front end hashes its key material."""
+    from flydsl import _fly
+
+    assert _fly.digest(data) == blake3.blake3(data).hexdigest()
+    with pytest.raises(TypeError):
+        _fly.digest("text")
+
+
 def test_digest_is_deterministic_blake3(fly_cache_tool):
     d = digest(fly_cache_tool, *KEY)
     assert d == digest(fly_cache_tool, *KEY)

@@ -129,6 +129,12 @@ void registerDiskCache(nb::module_ &m) {
           "fields"_a, "build"_a,
           "The payload of the key; on a miss `build()` (bytes) runs once "
           "across processes and its result is stored");
+  m.def(
+      "digest",
+      [](nb::bytes data) {
+        return fly::cache::digestOf(llvm::StringRef(data.c_str(), data.size()));
+      },
+      "data"_a, "The cache's hash (BLAKE3) of `data`, as 64 hex digits");
   m.def("toolchain_identity", [] { return fly::cache::toolchainIdentity().str(); },
         "the identity of this build of the compiler and LLVM (part of every disk-cache key)");
 }

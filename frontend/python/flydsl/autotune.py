@@ -27,7 +27,6 @@ import contextlib
 import json
 import logging
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -123,7 +122,8 @@ def do_bench(fn, warmup=5, rep=25, quantiles=None):
     times.sort()
     if quantiles:
         return [times[min(int(q * len(times)), len(times) - 1)] for q in quantiles]
-    return statistics.median(times)
+    middle = len(times) // 2
+    return times[middle] if len(times) % 2 else (times[middle - 1] + times[middle]) / 2
 
 
 def _stride_pattern(value) -> tuple:

@@ -28,4 +28,8 @@ std::string CacheKey::digest() const {
   return toHex(copy.final(), /*LowerCase=*/true);
 }
 
+std::string digestOf(StringRef bytes) {
+  return toHex(BLAKE3::hash(arrayRefFromStringRef(bytes)), /*LowerCase=*/true);
+}
+
 } // namespace fly::cache

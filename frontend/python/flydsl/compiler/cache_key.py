@@ -25,10 +25,11 @@ a stale entry.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sys
 import types
+
+from .. import _fly
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
@@ -36,7 +37,7 @@ _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
 
 @functools.lru_cache(maxsize=1)
 def frontend_identity() -> str:
-    """SHA-256 of the flydsl package's Python files: each one's path, size
+    """The cache's hash of the flydsl package's Python files: each one's path, size
     and modification time (as Python's own bytecode cache tells a changed
     source; reading every file's contents costs milliseconds a process)."""
     parts = []
@@ -52,7 +53,7 @@ def frontend_identity() -> str:
             elif e.name != "__pycache__" and e.is_dir():
                 subdirs.append(e.path)
         pending.extend(reversed(subdirs))
-    return hashlib.sha256("".join(parts).encode()).hexdigest()
+    return _fly.digest("".join(parts).encode())
 
 
 def _is_user_file(filename: str | None) -> bool:
@@ -81,20 +82,18 @@ def _describe_code(code: types.CodeType, locations: bool = True) -> str:
     `locations`, also its file and line table. Cheaper than reading and
     tokenising its source, and blind to comments alone (and, without
     locations, to where the code lives)."""
-    digest = hashlib.sha256()
     parts = [code.co_code, getattr(code, "co_exceptiontable", b"")]
     if locations:
         parts.append(code.co_linetable)
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little") + part)
+    data = [len(part).to_bytes(8, "little") + part for part in parts]
     header = (code.co_name, code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
               code.co_flags, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
     if locations:
         header += (code.co_filename, code.co_firstlineno)
-    digest.update(repr(header).encode())
+    data.append(repr(header).encode())
     for const in code.co_consts:
-        digest.update(_describe_const(const, locations).encode() + b"\0")
-    return digest.hexdigest()
+        data.append(_describe_const(const, locations).encode() + b"\0")
+    return _fly.digest(b"".join(data))
 
 
 def _describe_const(const, locations: bool) -> str:
@@ -137,7 +136,7 @@ class _Collector:
             filename = getattr(value, "__file__", None)
             if _is_user_file(filename):
                 with open(filename, "rb") as f:
-                    self.fields.append((field, "module:" + hashlib.sha256(f.read()).hexdigest()))
+                    self.fields.append((field, "module:" + _fly.digest(f.read())))
             else:
                 self.fields.append((field, f"module:{value.__name__}"))
             return

@@ -32,7 +32,6 @@ function takes the index, or (thread, value), and returns "#rrggbb".
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 
 from .. import _fly
@@ -357,6 +356,7 @@ def _grid_width(grid: Grid, w: float) -> float:
 
 
 def _svg_grid(out, grid: Grid, x: float, y: float, w: float, h: float, colour) -> tuple:
+    import html  # only drawing needs it: not imported with flydsl.expr
     """Draws a grid with its title at (x, y); returns its (width, height).
     Cell (r, c) is the rectangle at (x0 + c*w, y0 + r*h), (x0, y0) the
     group's data-x, data-y."""
@@ -402,6 +402,7 @@ def layout_svg(layout, file: str | None = None, *, color=None) -> str:
     `V<value>`. Each grid is a `<g class="grid">` whose data-x / data-y are
     the top-left corner of cell (0, 0) and data-cell-width /
     data-cell-height the pitch of the cells. Colours as the module says."""
+    import html
     fig = figure("layout_svg", layout)
     colour = fig.colour_of(color)
     w, h = _cell_size(fig)

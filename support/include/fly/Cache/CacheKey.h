@@ -47,6 +47,10 @@ private:
   llvm::BLAKE3 hasher;
 };
 
+/// The cache's hash (BLAKE3, 256 bits) of `bytes`, as 64 lowercase hex
+/// digits: for key material that is itself a digest of something large.
+std::string digestOf(llvm::StringRef bytes);
+
 /// What identifies the compiler that produced an entry: the LLVM version
 /// (LLVM_VERSION_STRING) and a build identity of the Fly compiler, e.g.
 /// "llvm 22.1.8; fly 3fa1...". Entries of another toolchain are never used.
