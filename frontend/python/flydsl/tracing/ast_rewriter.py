@@ -113,10 +113,10 @@ from __future__ import annotations
 import __future__ as _future_module
 import ast
 import copy
+import functools
 import inspect
 import linecache
 import os
-import sysconfig
 import types
 import weakref
 
@@ -249,7 +249,10 @@ def resolve_callee(fn):
 # callee policy
 # ---------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1)
 def _excluded_dirs():
+    import sysconfig  # first needed by a trace, not by importing flydsl
+
     dirs = {FLYDSL_DIR}
     paths = sysconfig.get_paths()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
@@ -257,9 +260,6 @@ def _excluded_dirs():
         if p:
             dirs.add(os.path.normcase(os.path.abspath(p)))
     return tuple(sorted(dirs))
-
-
-_EXCLUDED_DIRS = _excluded_dirs()
 
 
 def _wants_rewrite(func) -> bool:
@@ -279,7 +279,7 @@ def _wants_rewrite(func) -> bool:
         parts = path.split(os.sep)
         if "site-packages" in parts or "dist-packages" in parts:
             return False
-        for d in _EXCLUDED_DIRS:
+        for d in _excluded_dirs():
             if path == d or path.startswith(d + os.sep):
                 return False
     return True
