@@ -299,6 +299,27 @@ def test_a_constexpr_value_is_part_of_the_key(recording, monkeypatch):
     assert grids == [5, 6, 6, 5, 6]
 
 
+def test_alternating_calls_each_run_their_own_function(fly_env, monkeypatch):
+    """The dispatcher remembers the last call's key: calls that alternate
+    between keys (element types, Constexpr values, equal values in new
+    objects) must each still run their own compiled function (on the
+    emulator, checked against numpy)."""
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    _fly.set_launch_table(0)
+    f32, f64 = np.arange(1000, dtype=np.float32), np.arange(1000, dtype=np.float64)
+    big = int("1000")  # not a cached small int: int("1000") is another object
+    calls = [(f32, 256), (f32, 256), (f64, 256), (f32, 128), (f32, 256), (f64, 256),
+             (f32, big), (f32, int("1000")), (f64, 128), (f32, 128)]
+    for a, n in calls[:1] + calls[2:4] + calls[6:7] + calls[8:9]:  # each key once
+        scale_const(a, np.zeros_like(a), 2.0, n)
+    full = full_path_calls(scale_const, monkeypatch)
+    for a, n in calls:
+        out = np.zeros_like(a)
+        scale_const(a, out, 3.0, n)
+        assert np.array_equal(out[:n], a[:n] * 3) and not out[n:].any(), (a.dtype, n)
+    assert full[0] == 0  # every one from the dispatcher
+
+
 def test_bad_calls_still_get_the_python_error(recording):
     a, b = arrays()
     scale_kw(a, b)

@@ -79,7 +79,9 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -784,14 +786,29 @@ public:
     if (!fresh() || kinds.size() > kMaxParams ||
         !binding.bind(args.ptr(), kwargs.ptr(), items))
       return false;
-    nb::object key = keyOf(items, views);
-    if (!key.is_valid())
+    Key key;
+    if (!keyOf(items, views, key))
       return false;
-    PyObject *packer = PyDict_GetItemWithError(entries.ptr(), key.ptr());
+    // A function called again with arguments like the last call's (the
+    // common loop) skips the key object and the table lookup. The objects
+    // of the key are compared by identity: the memo holds them, so none of
+    // them can be freed and another take its address.
+    if (lastPacker.is_valid() && key.bytes == lastKey &&
+        key.objects.size() == lastObjects.size() &&
+        std::equal(key.objects.begin(), key.objects.end(), lastObjects.begin(),
+                   [](PyObject *a, const nb::object &b) { return a == b.ptr(); }))
+      return nb::inst_ptr<ArgumentPacker>(lastPacker.ptr())->callBound(items, views);
+    PyObject *packer =
+        PyDict_GetItemWithError(entries.ptr(), key.object().ptr());
     if (!packer) {
       PyErr_Clear();
       return false;
     }
+    lastKey = key.bytes;
+    lastObjects.clear();
+    for (PyObject *object : key.objects)
+      lastObjects.push_back(nb::borrow(object));
+    lastPacker = nb::borrow(packer);
     return nb::inst_ptr<ArgumentPacker>(packer)->callBound(items, views);
   }
 
@@ -805,19 +822,23 @@ public:
     if (kinds.size() > kMaxParams || p.arity() != kinds.size() ||
         !binding.bind(args.ptr(), kwargs.ptr(), items))
       return false;
-    nb::object key = keyOf(items, views);
-    if (!key.is_valid())
+    Key key;
+    if (!keyOf(items, views, key))
       return false;
     if (PyDict_GET_SIZE(entries.ptr()) >= 256) // a bound on what a sweep keeps
-      PyDict_Clear(entries.ptr());
-    if (PyDict_SetItem(entries.ptr(), key.ptr(), packer.ptr()) != 0) {
+      clear();
+    forgetLast(); // it may have been this key's
+    if (PyDict_SetItem(entries.ptr(), key.object().ptr(), packer.ptr()) != 0) {
       PyErr_Clear(); // an unhashable Constexpr value
       return false;
     }
     return true;
   }
 
-  void clear() { PyDict_Clear(entries.ptr()); }
+  void clear() {
+    PyDict_Clear(entries.ptr());
+    forgetLast();
+  }
   size_t size() const { return size_t(PyDict_GET_SIZE(entries.ptr())); }
   void setTorchTensorType(nb::object type) {
     if (!type.is(torchTensorType)) {
@@ -827,6 +848,11 @@ public:
   }
 
 private:
+  void forgetLast() {
+    lastPacker.reset();
+    lastObjects.clear();
+  }
+
   /// Forgets entries made under an older generation; true when none were.
   bool fresh() {
     if (generation == dispatchGeneration)
@@ -836,15 +862,36 @@ private:
     return false;
   }
 
-  /// The key of bound arguments: bytes, or (bytes, objects...) with the
-  /// parts compared by value (Constexpr values, descriptors' specs). An
-  /// invalid object when an argument is of a kind keyed in Python. The
-  /// arrays' buffers stay held in `views`, for the packer.
-  nb::object keyOf(PyObject *const *items, TensorView *views) const {
-    std::string key;
+  /// The key of bound arguments: bytes, and the objects compared by value
+  /// (Constexpr values, descriptors' specs; borrowed from the arguments).
+  struct Key {
+    llvm::SmallString<128> bytes;
     std::vector<PyObject *> objects;
+
+    /// As the table's key: bytes, or (bytes, objects...).
+    nb::object object() const {
+      nb::object head = nb::bytes(bytes.data(), bytes.size());
+      if (objects.empty())
+        return head;
+      PyObject *tuple = PyTuple_New(Py_ssize_t(objects.size() + 1));
+      if (!tuple)
+        throw nb::python_error();
+      PyTuple_SET_ITEM(tuple, 0, head.release().ptr());
+      for (size_t i = 0; i < objects.size(); ++i)
+        PyTuple_SET_ITEM(tuple, Py_ssize_t(i + 1), Py_NewRef(objects[i]));
+      return nb::steal(tuple);
+    }
+  };
+
+  /// The key of bound arguments into `out`; false when an argument is of a
+  /// kind keyed in Python. The arrays' buffers stay held in `views`, for
+  /// the packer.
+  bool keyOf(PyObject *const *items, TensorView *views, Key &out) const {
+    llvm::SmallString<128> &key = out.bytes;
+    std::vector<PyObject *> &objects = out.objects;
     auto add = [&](const void *data, size_t size) {
-      key.append(static_cast<const char *>(data), size);
+      key.append(static_cast<const char *>(data),
+                 static_cast<const char *>(data) + size);
     };
     for (size_t i = 0; i < kinds.size(); ++i) {
       PyObject *arg = items[i];
@@ -858,7 +905,7 @@ private:
       if (kinds[i] == 's' || type == (PyTypeObject *)streamType.ptr()) {
         if (!(arg == Py_None || type == (PyTypeObject *)streamType.ptr() ||
               (PyLong_Check(arg) && !PyBool_Check(arg))))
-          return {};
+          return false;
         key += 's';
         continue;
       }
@@ -876,9 +923,10 @@ private:
           spec = callMethod(arg, tensorSpecName());
         if (!spec.is_valid()) { // the Python path raises the error
           PyErr_Clear();
-          return {};
+          return false;
         }
         key += 'd';
+        // Kept alive by the descriptor (its cached spec) for the call.
         objects.push_back(spec.ptr());
         continue;
       }
@@ -894,7 +942,7 @@ private:
                          &address = view.dataPtr;
         if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
           PyErr_Clear();
-          return {};
+          return false;
         }
         key += 't';
         add(&type, sizeof type);
@@ -909,16 +957,16 @@ private:
         key += char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15);
         if (PyErr_Occurred()) {
           PyErr_Clear();
-          return {};
+          return false;
         }
         continue;
       }
       // numpy arrays only: what other buffers (numpy scalars, bytes) stand
       // for is the front end's to decide.
       if (std::strcmp(type->tp_name, "numpy.ndarray") != 0)
-        return {};
+        return false;
       if (!views[i].acquire(arg))
-        return {};
+        return false;
       const Py_buffer &view = views[i].buffer;
       key += 'b';
       add(&type, sizeof type);
@@ -932,16 +980,7 @@ private:
       }
       key += char(reinterpret_cast<uintptr_t>(view.buf) & 15);
     }
-    nb::object bytes = nb::bytes(key.data(), key.size());
-    if (objects.empty())
-      return bytes;
-    PyObject *tuple = PyTuple_New(Py_ssize_t(objects.size() + 1));
-    if (!tuple)
-      throw nb::python_error();
-    PyTuple_SET_ITEM(tuple, 0, bytes.release().ptr());
-    for (size_t i = 0; i < objects.size(); ++i)
-      PyTuple_SET_ITEM(tuple, Py_ssize_t(i + 1), Py_NewRef(objects[i]));
-    return nb::steal(tuple);
+    return true;
   }
 
   Binding binding;
@@ -950,6 +989,10 @@ private:
   nb::object streamType;
   nb::object torchTensorType;
   nb::dict entries; // key -> ArgumentPacker
+  /// The last key found in `entries` (its objects held) and its packer.
+  llvm::SmallString<128> lastKey;
+  std::vector<nb::object> lastObjects;
+  nb::object lastPacker;
   uint64_t generation;
 };
 
