@@ -4,7 +4,9 @@ FlyDSL's order, so `fx.<name>`, `fx.<module>.<name>` and
 `from flydsl.expr.<module> import <name>` are the same object.
 
 `fx.coop` (the warp and block collectives of flydsl.extension.coop) and
-`fx.tdm_ops` (fx.rocdl.tdm_ops) are imported on first use, as in FlyDSL."""
+`fx.tdm_ops` (fx.rocdl.tdm_ops) are imported on first use, as in FlyDSL;
+so are `fx.rocdl`, `fx.utils` and the layout pictures (`fx.layout_svg`,
+`fx.layout_text`), which importing flydsl.expr does not need."""
 
 # isort: skip_file
 from .numeric import *  # noqa: F401,F403
@@ -18,21 +20,32 @@ from .arith import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 
 from . import arith, derived, enum, gpu, math, numeric, primitive, typing  # noqa: F401
-from . import rocdl  # noqa: F401  (fx.rocdl: its names stay in their namespace, as FlyDSL's)
-from . import utils  # noqa: F401  (fx.utils.print_typst)
-from ._draw import layout_svg, layout_text  # noqa: F401  (layout pictures: SVG, text)
 
-# fx.tdm_ops: FlyDSL's deprecated name of fx.rocdl.tdm_ops.
-_LIBRARIES = {"coop": "flydsl.extension.coop", "tdm_ops": "flydsl.expr.rocdl.tdm_ops"}
+# Imported on first use: name -> (module, its attribute or None for the
+# module itself). fx.rocdl's names stay in their namespace, as FlyDSL's;
+# fx.tdm_ops is FlyDSL's deprecated name of fx.rocdl.tdm_ops.
+_LAZY = {
+    "rocdl": ("flydsl.expr.rocdl", None),
+    "utils": ("flydsl.expr.utils", None),  # fx.utils.print_typst
+    "layout_svg": ("flydsl.expr._draw", "layout_svg"),  # layout pictures
+    "layout_text": ("flydsl.expr._draw", "layout_text"),
+    "coop": ("flydsl.extension.coop", None),
+    "tdm_ops": ("flydsl.expr.rocdl.tdm_ops", None),
+}
 
 
 def __getattr__(name: str):
-    """The extension libraries, imported when first used (`fx.coop`)."""
-    module_name = _LIBRARIES.get(name)
-    if module_name is None:
+    """What _LAZY names, imported when first used (`fx.rocdl`, `fx.coop`)."""
+    found = _LAZY.get(name)
+    if found is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
-    module = importlib.import_module(module_name)
-    globals()[name] = module
-    return module
+    module = importlib.import_module(found[0])
+    value = module if found[1] is None else getattr(module, found[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
