@@ -287,6 +287,11 @@ def test_description_survives_the_disk_cache(fly_env, tmp_path):
     (before,), (after,) = fresh.host_functions, loaded.host_functions
     assert [tuple(x) for x in after["slots"]] == [tuple(x) for x in before["slots"]]
     assert loaded.pack(a, b) == fresh.pack(a, b)
+    # The rest of the artifact round-trips too (the module text is a blob
+    # of its own after the host module).
+    assert loaded.module_text == fresh.module_text and "func.func" in loaded.module_text
+    assert loaded.host_module == fresh.host_module
+    assert loaded.code_objects == fresh.code_objects and loaded.kernels == fresh.kernels
 
 
 def test_a_malformed_description_is_a_value_error():

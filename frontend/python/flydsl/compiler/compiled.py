@@ -48,7 +48,7 @@ class CompiledFunction:
     host function does. `call_state` is the CallState of the compile,
     `keepalive` what must live as long as it (the @flyc.jit function)."""
 
-    _MAGIC = b"FLYDSL-ARTIFACT-3\n"
+    _MAGIC = b"FLYDSL-ARTIFACT-4\n"
 
     def __init__(self, call_state, keepalive):
         if not isinstance(call_state, CallState):
@@ -86,16 +86,18 @@ class CompiledFunction:
     emulator = property(lambda self: self._call_state.emulator)
 
     def to_bytes(self) -> bytes:
-        """The disk-cache payload: a JSON header, then the code objects and
-        the host module."""
-        header = json.dumps({"name": self.name, "module_text": self.module_text,
+        """The disk-cache payload: a JSON header, then the code objects, the
+        host module and the module's text (not in the JSON: decoding it
+        there was most of a cache hit's header)."""
+        text = self.module_text.encode()
+        header = json.dumps({"name": self.name, "module_text": len(text),
                              "kernels": self.kernels, "host_functions": self.host_functions,
                              "arg_names": self.arg_names, "host_module": len(self.host_module),
                              "emulator": self.emulator,
                              "code_objects": [[m, c, len(e)] for m, c, e in self.code_objects]})
         data = header.encode()
         return (self._MAGIC + len(data).to_bytes(8, "little") + data
-                + b"".join(e for _, _, e in self.code_objects) + self.host_module)
+                + b"".join(e for _, _, e in self.code_objects) + self.host_module + text)
 
     @classmethod
     def from_bytes(cls, payload: bytes, keepalive=None) -> "CompiledFunction":
@@ -110,7 +112,9 @@ class CompiledFunction:
             objects.append((module, chip, payload[at:at + length]))
             at += length
         host = payload[at:at + header["host_module"]]
-        return cls(CallState(header["name"], header["module_text"], objects, header["kernels"],
+        at += header["host_module"]
+        text = payload[at:at + header["module_text"]].decode()
+        return cls(CallState(header["name"], text, objects, header["kernels"],
                              host, header["host_functions"], header["arg_names"],
                              from_cache=True, emulator=header.get("emulator", False)), keepalive)
 
