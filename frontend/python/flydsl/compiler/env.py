@@ -64,9 +64,13 @@ def _choice(name: str, default: str | None, choices) -> str | None:
     return choice
 
 
-def _detected_arch(arch: str, chips) -> str:
-    """The detected arch when the compiler has it, else an error naming
-    where it came from."""
+def _detected_arch(chips) -> str:
+    """The detected arch (FLYDSL_GPU_ARCH / HSA_OVERRIDE_GFX_VERSION first,
+    as FlyDSL's get_rocm_arch, then the device's, else gfx942) when the
+    compiler has it, else an error naming where it came from."""
+    from ..runtime.device import get_rocm_arch  # only without ARCH
+
+    arch = get_rocm_arch()
     if arch in chips:
         return arch
     source = next((n for n in ("FLYDSL_GPU_ARCH", "HSA_OVERRIDE_GFX_VERSION")
@@ -172,8 +176,6 @@ class Environment:
     def read(cls) -> "Environment":
         from .. import _fly
 
-        from ..runtime.device import get_rocm_arch
-
         chips = _fly.supported_chips()
         home = os.path.expanduser("~")
         # FlyDSL's variables that change nothing here are still checked.
@@ -186,7 +188,7 @@ class Environment:
             compile_only=_bool("COMPILE_ONLY", False),
             # ARCH, else the device's (FLYDSL_GPU_ARCH / HSA_OVERRIDE_GFX_VERSION
             # first, as FlyDSL's get_rocm_arch), else gfx942.
-            arch=_choice("ARCH", None, chips) or _detected_arch(get_rocm_arch(), chips),
+            arch=_choice("ARCH", None, chips) or _detected_arch(chips),
             opt_level=_int("FLYDSL_COMPILE_OPT_LEVEL", 2, 0, 3),
             dump_ir=_bool("FLYDSL_DUMP_IR", False),
             dump_dir=os.environ.get("FLYDSL_DUMP_DIR") or os.path.join(home, ".flydsl", "debug"),
