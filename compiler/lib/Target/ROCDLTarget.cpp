@@ -28,10 +28,14 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <condition_variable>
@@ -216,6 +220,98 @@ private:
   bool &sawError;
 };
 
+/// Gives the code generator's straight-line strength reduction (SLSR) an
+/// index base it can build on. A tensor's per-thread offset is typically one
+/// sum of thread- and block-id terms (`base`) plus, per element, a multiple
+/// of a stride. SLSR would rewrite each element's sum as an earlier one plus
+/// a delta, but for each candidate and each earlier sum with the same base it
+/// first proves that reusing the earlier sum adds no poison: a walk through
+/// `base`'s operand graph, each node also scanning the instructions after it,
+/// that fails at the `or disjoint` and wrapping flags InstCombine leaves in
+/// `base`. With many elements that is quadratic in their number (64 stores
+/// of a GEMM's C tile: 40% of code generation) and no rewrite happens. A
+/// `freeze` of the shared base (always a legal refinement: it only pins what
+/// a poison base would be) ends each walk at the freeze, and the rewrites go
+/// through. Candidates: integer sums, ors, products and shifts with no
+/// constant operand (a constant part must stay visible to the passes that
+/// fold it into an instruction's offset), used by at least 16 additions;
+/// with a handful of users the search is cheap and the rewrites the freeze
+/// enables were not always shorter.
+void freezeSharedIndexBases(llvm::Module &module) {
+  constexpr unsigned kMinAddUsers = 16;
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    llvm::SmallVector<llvm::BinaryOperator *> bases;
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &inst : block) {
+        auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
+        if (!op || !op->getType()->isIntegerTy())
+          continue;
+        unsigned opcode = op->getOpcode();
+        if (opcode != llvm::Instruction::Add &&
+            opcode != llvm::Instruction::Or &&
+            opcode != llvm::Instruction::Mul &&
+            opcode != llvm::Instruction::Shl)
+          continue;
+        if (llvm::isa<llvm::Constant>(op->getOperand(0)) ||
+            (opcode != llvm::Instruction::Shl &&
+             llvm::isa<llvm::Constant>(op->getOperand(1))))
+          continue;
+        unsigned addUsers = 0;
+        for (llvm::User *user : op->users())
+          if (auto *add = llvm::dyn_cast<llvm::BinaryOperator>(user))
+            if (add->getOpcode() == llvm::Instruction::Add &&
+                ++addUsers >= kMinAddUsers)
+              break;
+        if (addUsers >= kMinAddUsers)
+          bases.push_back(op);
+      }
+    for (llvm::BinaryOperator *base : bases) {
+      llvm::IRBuilder<> builder(base->getNextNode());
+      llvm::Value *frozen =
+          builder.CreateFreeze(base, base->getName() + ".frozen");
+      base->replaceUsesWithIf(frozen, [&](llvm::Use &use) {
+        auto *add = llvm::dyn_cast<llvm::BinaryOperator>(use.getUser());
+        return add && add != frozen &&
+               add->getOpcode() == llvm::Instruction::Add;
+      });
+    }
+  }
+}
+
+/// LLVM's default module pipeline at `level` (1 to 3), as MLIR's
+/// makeOptimizingTransformer builds it but without the SLP vectorizer. A
+/// kernel reaches LLVM with its per-thread fragments already in vectors
+/// (loads, stores and MMA operands come from the vector dialect), so the
+/// vectorizer finds nothing to pack, and it was a fifth of the optimization
+/// pipeline of a small GEMM (tiled MMA) and 12% of a large one's.
+llvm::Error runOptimizationPipeline(llvm::Module &module, int level,
+                                    llvm::TargetMachine *machine) {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = false;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  llvm::OptimizationLevel optLevel = level == 1   ? llvm::OptimizationLevel::O1
+                                     : level == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(optLevel);
+  passes.run(module, modules);
+  return llvm::Error::success();
+}
+
 class InProcessSerializer : public ROCDL::SerializeGPUModuleBase {
 public:
   InProcessSerializer(Operation &module, ROCDL::ROCDLTargetAttr target,
@@ -248,12 +344,16 @@ protected:
     if (failed(tm))
       return noMachine();
     (*tm)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
-    llvm::Error error = makeOptimizingTransformer(level, /*sizeLevel=*/0,
-                                                  *tm)(&llvmModule);
+    llvm::Error error =
+        level == 0 ? makeOptimizingTransformer(level, /*sizeLevel=*/0,
+                                               *tm)(&llvmModule)
+                   : runOptimizationPipeline(llvmModule, level, *tm);
     if (error)
       return getOperation().emitError()
              << "LLVM's optimization failed: "
              << llvm::toString(std::move(error));
+    if (level > 0)
+      freezeSharedIndexBases(llvmModule);
     return success();
   }
 
