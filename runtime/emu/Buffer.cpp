@@ -2,11 +2,13 @@
 //
 // The semantics of Emu.h's "Buffer resources" section: raw (stride 0)
 // buffer loads, stores and the address of buffer atomics, each access
-// checked against the descriptor's num_records, dword by dword.
+// checked against the descriptor's num_records, dword by dword; and their
+// checked forms, which also ask the bounds check (Check.cpp) which parts to
+// make.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fly/runtime/Emu.h"
+#include "Workgroup.h"
 
 #include <cstddef>
 #include <cstring>
@@ -58,6 +60,36 @@ char *address(const FlyEmuBufferResource *rsrc, uint64_t offset) {
   return static_cast<char *>(rsrc->base) + offset;
 }
 
+/// Where an out-of-range atomic goes: per OS thread, so atomics of other
+/// workgroups (other threads) never meet in it; zeroed for every use, so
+/// the atomic's old value reads 0.
+void *atomicSink() {
+  alignas(16) static thread_local char sink[kMaxAccessBytes];
+  std::memset(sink, 0, sizeof sink);
+  return sink;
+}
+
+/// The parts of an access (forEachComponent's) with the bounds check's
+/// verdict: a bit per part to make.
+struct CheckedParts {
+  fly::emu::BufferPart parts[kMaxAccessBytes / 4];
+  unsigned count = 0;
+  uint32_t make = 0;
+};
+
+CheckedParts checkParts(FlyEmuContext *ctx, const FlyEmuBufferResource *rsrc,
+                        uint64_t offset, uint32_t bytes,
+                        const FlyEmuSite *site) {
+  CheckedParts c;
+  forEachComponent(rsrc, offset, bytes,
+                   [&](uint32_t at, uint32_t size, bool ok) {
+                     c.parts[c.count++] = {at, size, ok};
+                   });
+  c.make = fly::emu::checkBuffer(*ctx, *rsrc, offset, bytes, c.parts, c.count,
+                                 *site);
+  return c;
+}
+
 } // namespace
 
 extern "C" {
@@ -93,12 +125,52 @@ void *fly_emu_buffer_atomic_address(FlyEmuContext *ctx,
   uint64_t offset = checkedOffset(ctx, rsrc, voffset, soffset, bytes);
   if (inRange(rsrc, offset, bytes))
     return address(rsrc, offset);
-  // The sink: per OS thread, so atomics of other workgroups (other
-  // threads) never meet in it; zeroed for every use, so the atomic's old
-  // value reads 0.
-  alignas(16) static thread_local char sink[kMaxAccessBytes];
-  std::memset(sink, 0, sizeof sink);
-  return sink;
+  return atomicSink();
+}
+
+void fly_emu_buffer_load_checked(FlyEmuContext *ctx,
+                                 const FlyEmuBufferResource *rsrc,
+                                 uint32_t voffset, uint32_t soffset,
+                                 uint32_t bytes, void *dst,
+                                 const FlyEmuSite *site) {
+  uint64_t offset = checkedOffset(ctx, rsrc, voffset, soffset, bytes);
+  CheckedParts c = checkParts(ctx, rsrc, offset, bytes, site);
+  char *out = static_cast<char *>(dst);
+  for (unsigned i = 0; i < c.count; ++i) {
+    const fly::emu::BufferPart &p = c.parts[i];
+    if (c.make & (1u << i))
+      std::memcpy(out + p.at, address(rsrc, offset + p.at), p.size);
+    else
+      std::memset(out + p.at, 0, p.size);
+  }
+}
+
+void fly_emu_buffer_store_checked(FlyEmuContext *ctx,
+                                  const FlyEmuBufferResource *rsrc,
+                                  uint32_t voffset, uint32_t soffset,
+                                  uint32_t bytes, const void *src,
+                                  const FlyEmuSite *site) {
+  uint64_t offset = checkedOffset(ctx, rsrc, voffset, soffset, bytes);
+  CheckedParts c = checkParts(ctx, rsrc, offset, bytes, site);
+  const char *in = static_cast<const char *>(src);
+  for (unsigned i = 0; i < c.count; ++i) {
+    const fly::emu::BufferPart &p = c.parts[i];
+    if (c.make & (1u << i))
+      std::memcpy(address(rsrc, offset + p.at), in + p.at, p.size);
+  }
+}
+
+void *fly_emu_buffer_atomic_address_checked(FlyEmuContext *ctx,
+                                            const FlyEmuBufferResource *rsrc,
+                                            uint32_t voffset, uint32_t soffset,
+                                            uint32_t bytes,
+                                            const FlyEmuSite *site) {
+  uint64_t offset = checkedOffset(ctx, rsrc, voffset, soffset, bytes);
+  // An atomic is one part: all its bytes in range, or none made.
+  fly::emu::BufferPart part = {0, bytes, inRange(rsrc, offset, bytes)};
+  if (fly::emu::checkBuffer(*ctx, *rsrc, offset, bytes, &part, 1, *site) & 1u)
+    return address(rsrc, offset);
+  return atomicSink();
 }
 
 } // extern "C"

@@ -21,7 +21,10 @@ static_assert(offsetof(FlyEmuSite, kernel) == 0 &&
                   offsetof(FlyEmuSite, kind) == 16 &&
                   offsetof(FlyEmuSite, space) == 20 &&
                   offsetof(FlyEmuSite, argument) == 24 &&
-                  sizeof(FlyEmuSite) == 32,
+                  offsetof(FlyEmuSite, allocation) == 32 &&
+                  offsetof(FlyEmuSite, allocation_offset) == 40 &&
+                  offsetof(FlyEmuSite, allocation_bytes) == 44 &&
+                  sizeof(FlyEmuSite) == 48,
               "ABI");
 
 namespace {
@@ -108,6 +111,34 @@ void LaunchState::report(const FlyEmuSite &site, const FlyEmuContext &ctx,
                     detail);
 }
 
+bool LaunchState::countWarning(const FlyEmuSite &site, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(reportMutex);
+  for (Warning &w : warnings)
+    if (w.site == &site && w.bytes == bytes) {
+      ++w.count;
+      return true;
+    }
+  return false;
+}
+
+void LaunchState::warn(const FlyEmuSite &site, uint64_t bytes,
+                       const FlyEmuContext &ctx, const std::string &kind,
+                       const std::string &detail) {
+  std::lock_guard<std::mutex> lock(reportMutex);
+  for (Warning &w : warnings)
+    if (w.site == &site && w.bytes == bytes) { // another thread's, meanwhile
+      ++w.count;
+      return;
+    }
+  std::string where =
+      site.location && *site.location ? site.location : "an unknown line";
+  warnings.push_back({&site, bytes,
+                      std::string("kernel ") + (site.kernel ? site.kernel : "") +
+                          ": " + kind + " at " + where + " in " +
+                          workItemText(ctx) + ": " + detail,
+                      1});
+}
+
 std::string LaunchState::reportText() {
   std::lock_guard<std::mutex> lock(reportMutex);
   if (reportCount == 0)
@@ -122,6 +153,142 @@ std::string LaunchState::reportText() {
     text += "\n... and " + std::to_string(reportCount - reports.size()) +
             " more";
   return text;
+}
+
+namespace {
+thread_local std::string pendingWarnings, takenWarnings;
+} // namespace
+
+void keepWarnings(LaunchState &launch) {
+  std::lock_guard<std::mutex> lock(launch.reportMutex);
+  for (const LaunchState::Warning &w : launch.warnings) {
+    pendingWarnings += w.text;
+    if (w.count > 1)
+      pendingWarnings += " (x" + std::to_string(w.count) + ")";
+    pendingWarnings += "\n";
+  }
+}
+
+uint32_t checkBuffer(FlyEmuContext &ctx, const FlyEmuBufferResource &rsrc,
+                     uint64_t offset, uint32_t bytes, const BufferPart *parts,
+                     unsigned count, const FlyEmuSite &site) {
+  Fiber &f = *static_cast<Fiber *>(ctx.runtime);
+  LaunchState &l = *f.runner->launchState();
+  uint32_t make = 0;
+  bool outOfRange = false;
+  int outside = -1; // the first part in range but outside the tensor
+  const uintptr_t base = reinterpret_cast<uintptr_t>(rsrc.base);
+  const bool bounds = l.checks & FLY_EMU_CHECK_BOUNDS;
+  const FlyEmuTensorExtent *tensor =
+      !bounds || l.tensors.empty() ? nullptr : owner(l, base);
+  for (unsigned i = 0; i < count; ++i) {
+    if (!parts[i].inRange) {
+      outOfRange = true;
+      continue;
+    }
+    if (tensor && !inside(base + offset + parts[i].at, parts[i].size, *tensor)) {
+      if (outside < 0)
+        outside = int(i);
+      continue;
+    }
+    make |= 1u << i;
+  }
+  const bool warn = outOfRange && (l.checks & FLY_EMU_CHECK_BOUNDS_STRICT) &&
+                    !l.countWarning(site, bytes);
+  if (!bounds || (outside < 0 && !warn))
+    return make;
+  // The V# as a report names it: the tensor its base points into, else
+  // its base address.
+  char resource[192];
+  if (tensor)
+    std::snprintf(resource, sizeof resource,
+                  "the buffer resource of tensor '%s' (its base at the "
+                  "tensor's byte offset %" PRId64 ")",
+                  tensor->name,
+                  int64_t(base - reinterpret_cast<uintptr_t>(tensor->base)));
+  else
+    std::snprintf(resource, sizeof resource,
+                  "the buffer resource with base 0x%" PRIxPTR, base);
+  char detail[448];
+  if (outside >= 0) {
+    const uintptr_t a = base + offset;
+    std::snprintf(detail, sizeof detail,
+                  "tensor '%s' byte offset %" PRId64 ", its extent is %" PRIu64
+                  " bytes; inside the range of %s: buffer byte offset %" PRIu64
+                  ", num_records %" PRIu64,
+                  tensor->name,
+                  int64_t(a - reinterpret_cast<uintptr_t>(tensor->base)),
+                  tensor->bytes, resource, offset, rsrc.num_records);
+    l.report(site, ctx,
+             std::string("out-of-bounds buffer ") + kindName(site.kind) +
+                 " of " + std::to_string(bytes) + " bytes",
+             detail);
+  }
+  if (warn) {
+    std::snprintf(detail, sizeof detail,
+                  "%s, byte offset %" PRIu64 ", num_records %" PRIu64
+                  " (the out-of-range part %s)",
+                  resource, offset, rsrc.num_records,
+                  site.kind == FLY_EMU_ACCESS_LOAD ? "reads 0"
+                                                   : "is not written");
+    l.warn(site, bytes, ctx,
+           std::string("out-of-range buffer ") + kindName(site.kind) + " of " +
+               std::to_string(bytes) + " bytes",
+           detail);
+  }
+  return make;
+}
+
+int checkTensorElement(FlyEmuContext &ctx, const FlyEmuSite &site, bool store,
+                       uintptr_t base, const void *global, uint64_t ldsOffset,
+                       uint64_t bytes, unsigned &reported) {
+  Fiber &f = *static_cast<Fiber *>(ctx.runtime);
+  LaunchState &l = *f.runner->launchState();
+  const uint64_t size = l.config.lds_bytes;
+  const char *what = store ? "store" : "load";
+  char detail[320];
+  if (ldsOffset > size || bytes > size - ldsOffset) {
+    // (Reported without the bounds check too: unchecked, it traps.)
+    if (!(reported & 1u)) {
+      reported |= 1u;
+      std::snprintf(detail, sizeof detail,
+                    "LDS offset %" PRIu64 ", the workgroup's LDS is %" PRIu64
+                    " bytes",
+                    ldsOffset, size);
+      l.report(site, ctx,
+               std::string("out-of-bounds tensor data mover LDS ") +
+                   (store ? "load" : "store") + " of " +
+                   std::to_string(bytes) + " bytes",
+               detail);
+    }
+    return 0;
+  }
+  int verdict = global ? 2 : 1;
+  if (global && (l.checks & FLY_EMU_CHECK_BOUNDS) && !l.tensors.empty()) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(global);
+    if (const FlyEmuTensorExtent *t = owner(l, base);
+        t && !inside(a, bytes, *t)) {
+      verdict = 1;
+      if (!(reported & 2u)) {
+        reported |= 2u;
+        std::snprintf(detail, sizeof detail,
+                      "tensor '%s' byte offset %" PRId64
+                      ", its extent is %" PRIu64
+                      " bytes (inside the descriptor's tensor extents)",
+                      t->name,
+                      int64_t(a - reinterpret_cast<uintptr_t>(t->base)),
+                      t->bytes);
+        l.report(site, ctx,
+                 std::string("out-of-bounds tensor data mover ") + what +
+                     " of " + std::to_string(bytes) + " bytes",
+                 detail);
+      }
+    }
+  }
+  if (l.checks & FLY_EMU_CHECK_RACE)
+    f.runner->checkRace(f, static_cast<char *>(ctx.lds) + ldsOffset, bytes,
+                        &site);
+  return verdict;
 }
 
 // Moves this thread's pending tensors into a launch that checks bounds.
@@ -144,6 +311,12 @@ void fly_emu_set_tensor_extents(const FlyEmuTensorExtent *tensors,
   pending.names.clear();
   for (uint32_t i = 0; i < count; ++i)
     pending.names.emplace_back(tensors[i].name ? tensors[i].name : "");
+}
+
+const char *fly_emu_take_warnings(void) {
+  takenWarnings = std::move(pendingWarnings);
+  pendingWarnings.clear();
+  return takenWarnings.c_str();
 }
 
 void fly_emu_check_extent(FlyEmuContext *ctx, int32_t argument,
@@ -245,12 +418,34 @@ void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
   if (site->space == FLY_EMU_SPACE_LDS) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(ctx->lds);
     const uint64_t size = l.config.lds_bytes;
-    if (a >= base && a - base <= size && bytes <= size - (a - base))
-      return address;
-    std::snprintf(detail, sizeof detail,
-                  "LDS offset %" PRId64 ", the workgroup's LDS is %" PRIu64
-                  " bytes",
-                  int64_t(a - base), size);
+    if (site->allocation) {
+      // The access's own LDS allocation (a static global, or the dynamic
+      // LDS after the static ones).
+      const uint64_t first = site->allocation_offset;
+      const uint64_t end = site->allocation_bytes == UINT32_MAX
+                               ? size
+                               : first + site->allocation_bytes;
+      const uint64_t extent = end > first ? end - first : 0;
+      if (a >= base + first && a - (base + first) <= extent &&
+          bytes <= extent - (a - (base + first)))
+        return address;
+      std::snprintf(detail, sizeof detail,
+                    "LDS offset %" PRId64 ", the workgroup's LDS is %" PRIu64
+                    " bytes; %s '%s' byte offset %" PRId64
+                    ", its extent is %" PRIu64 " bytes",
+                    int64_t(a - base), size,
+                    site->allocation_bytes == UINT32_MAX
+                        ? "the dynamic LDS, allocation"
+                        : "LDS allocation",
+                    site->allocation, int64_t(a - (base + first)), extent);
+    } else {
+      if (a >= base && a - base <= size && bytes <= size - (a - base))
+        return address;
+      std::snprintf(detail, sizeof detail,
+                    "LDS offset %" PRId64 ", the workgroup's LDS is %" PRIu64
+                    " bytes",
+                    int64_t(a - base), size);
+    }
   } else {
     if (l.tensors.empty())
       return address; // the launch described no memory: nothing to check

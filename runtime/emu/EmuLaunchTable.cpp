@@ -94,6 +94,7 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_matrix_scale", (void *)&fly_emu_matrix_scale);
   define("fly_emu_convert", (void *)&fly_emu_convert);
   define("fly_emu_tensor", (void *)&fly_emu_tensor);
+  define("fly_emu_tensor_checked", (void *)&fly_emu_tensor_checked);
   define("fly_emu_ds_read_tr", (void *)&fly_emu_ds_read_tr);
   define("fly_emu_trap", (void *)&fly_emu_trap);
   define("fly_emu_trap_misaligned", (void *)&fly_emu_trap_misaligned);
@@ -104,6 +105,10 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_check_race", (void *)&fly_emu_check_race);
   define("fly_emu_check_uninit", (void *)&fly_emu_check_uninit);
   define("fly_emu_check_lds_written", (void *)&fly_emu_check_lds_written);
+  define("fly_emu_buffer_load_checked", (void *)&fly_emu_buffer_load_checked);
+  define("fly_emu_buffer_store_checked", (void *)&fly_emu_buffer_store_checked);
+  define("fly_emu_buffer_atomic_address_checked",
+         (void *)&fly_emu_buffer_atomic_address_checked);
   // The device library's printf ABI, on the host (Printf.cpp).
   define("__ockl_printf_begin", (void *)&fly_emu_printf_begin);
   define("__ockl_printf_append_string_n",

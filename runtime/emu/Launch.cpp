@@ -167,6 +167,7 @@ extern "C" const char *fly_emu_launch(FlyEmuKernelFn kernel, void *args,
     takeWorkgroups(launch); // no pool round trip for one thread
   else
     ThreadPool::get().run(launch, unsigned(threads - 1));
+  keepWarnings(launch);
   if (std::string reports = launch.reportText(); !reports.empty())
     launch.error = launch.error.empty() ? std::move(reports)
                                         : launch.error + "\n" + reports;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fly/runtime/Emu.h"
+#include "Workgroup.h"
 
 #include <cstring>
 
@@ -88,7 +88,9 @@ uint32_t ldsBytes(const FlyEmuContext *ctx) {
 }
 
 /// The copy of one instruction, done by one lane for its wave.
-void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups) {
+/// `site`: the op's, with the checks (fly_emu_tensor_checked), else null.
+void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups,
+              const FlyEmuSite *site) {
   Descriptor t = decode(groups);
   if (!t.predicate)
     return; // predicated off: the instruction does nothing
@@ -129,6 +131,7 @@ void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups) {
   for (unsigned j = 0; j < dims; ++j)
     count *= t.tileDim[j];
   uint64_t coord[kMaxDims] = {};
+  unsigned reported = 0;
   for (uint64_t k = 0; k < count; ++k) {
     // LDS: the tile packed in element order, `padAmount` bytes skipped
     // after every `padInterval` bytes written.
@@ -136,7 +139,7 @@ void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups) {
     if (t.padEnable)
       offset += offset / t.padIntervalBytes * t.padAmountBytes;
     uint64_t at = ldsStart + offset;
-    if (at + eb > ldsLimit)
+    if (at + eb > ldsLimit && !site)
       fly_emu_trap(ctx, "tensor data mover: an LDS address past the "
                         "workgroup's LDS");
     bool inRange = true;
@@ -144,6 +147,20 @@ void copyTile(FlyEmuContext *ctx, uint32_t flags, const uint32_t *groups) {
     for (unsigned j = 0; j < dims; ++j) {
       inRange = inRange && coord[j] < t.tensorDim[j];
       element += coord[j] * t.stride[j];
+    }
+    if (site) {
+      int verdict = fly::emu::checkTensorElement(
+          *ctx, *site, store, uintptr_t(t.globalAddress),
+          inRange ? reinterpret_cast<const void *>(
+                        uintptr_t(t.globalAddress + element * eb))
+                  : nullptr,
+          at, eb, reported);
+      if (verdict == 0) {
+        for (unsigned j = 0; j < dims && ++coord[j] == t.tileDim[j]; ++j)
+          coord[j] = 0;
+        continue;
+      }
+      inRange = inRange && verdict == 2;
     }
     // Out-of-range elements: a load writes 0, a store writes nothing.
     if (inRange) {
@@ -174,6 +191,15 @@ extern "C" void fly_emu_tensor(FlyEmuContext *ctx, uint32_t flags,
   // the tile is in place.
   uint32_t first = fly_emu_readfirstlane(ctx, ctx->lane_id);
   if (ctx->lane_id == first)
-    copyTile(ctx, flags, groups);
+    copyTile(ctx, flags, groups, nullptr);
+  (void)fly_emu_ballot(ctx, 0);
+}
+
+extern "C" void fly_emu_tensor_checked(FlyEmuContext *ctx, uint32_t flags,
+                                       const uint32_t *groups,
+                                       const FlyEmuSite *site) {
+  uint32_t first = fly_emu_readfirstlane(ctx, ctx->lane_id);
+  if (ctx->lane_id == first)
+    copyTile(ctx, flags, groups, site);
   (void)fly_emu_ballot(ctx, 0);
 }

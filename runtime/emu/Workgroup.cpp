@@ -247,6 +247,8 @@ void WorkgroupRunner::checkRace(Fiber &self, const void *address,
                waveOfItem(word.otherReader.item) != myWave)
         other = &word.otherReader;
     }
+    // (A copy: the record it points at may be this access's next.)
+    const RaceAccess earlier = other ? *other : RaceAccess{};
     if (write) {
       word.writer = {epoch, me, site};
     } else if (word.reader.epoch != epoch) {
@@ -257,6 +259,7 @@ void WorkgroupRunner::checkRace(Fiber &self, const void *address,
     }
     if (!other)
       continue;
+    other = &earlier;
     const FlyEmuContext &them = fibers[other->item].ctx;
     const uint32_t kind = other->site->kind;
     char detail[512];

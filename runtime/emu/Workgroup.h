@@ -61,6 +61,22 @@ struct LaunchState {
               const std::string &kind, const std::string &detail);
   // The reports as the launch's error message (Emu.h), or "".
   std::string reportText();
+  // Warnings (bounds=strict): one per (kind, site), the first's text and
+  // how many there were.
+  struct Warning {
+    const FlyEmuSite *site;
+    uint64_t bytes; // with the site's kind, the warning's kind
+    std::string text;
+    uint64_t count;
+  };
+  std::vector<Warning> warnings;
+  // Counts a warning of an access of `bytes` at `site` when that (kind,
+  // site) has one; false when it has none yet.
+  bool countWarning(const FlyEmuSite &site, uint64_t bytes);
+  // Records the first warning of an access of `bytes` at `site`: `kind`
+  // by the work-item of `ctx`, then `detail`.
+  void warn(const FlyEmuSite &site, uint64_t bytes, const FlyEmuContext &ctx,
+            const std::string &kind, const std::string &detail);
 };
 
 class WorkgroupRunner;
@@ -238,6 +254,30 @@ bool ensureAltStack();
 // Check.cpp: gives a checked launch the tensors fly_emu_set_tensor_extents
 // gave the calling thread.
 void takeTensorExtents(LaunchState &launch);
+// Check.cpp: the checks of one element of a tensor data mover copy
+// (Tensor.cpp) of `bytes` at LDS offset `ldsOffset` and, when the
+// descriptor has it in range, at `global` (else null) of the descriptor
+// whose global address is `base`: 0 to skip the element, 1 to treat it as
+// out of range, 2 to copy it. `reported` (per instruction: bit 0 LDS,
+// bit 1 global) keeps one report of each.
+int checkTensorElement(FlyEmuContext &ctx, const FlyEmuSite &site, bool store,
+                       uintptr_t base, const void *global, uint64_t ldsOffset,
+                       uint64_t bytes, unsigned &reported);
+// Check.cpp: keeps a finished launch's warnings for fly_emu_take_warnings.
+void keepWarnings(LaunchState &launch);
+
+// A part of a buffer access as the hardware range-checks it (Buffer.cpp):
+// bytes [at, at + size) of the access, and whether the V# allows them.
+struct BufferPart {
+  uint32_t at, size;
+  bool inRange;
+};
+// Check.cpp: the bounds check of a buffer access of `bytes` at byte offset
+// `offset` of `rsrc` made of `parts`; the mask of the parts to make (bit
+// i: part i). Reports and warns as Emu.h's fly_emu_buffer_load_checked.
+uint32_t checkBuffer(FlyEmuContext &ctx, const FlyEmuBufferResource &rsrc,
+                     uint64_t offset, uint32_t bytes, const BufferPart *parts,
+                     unsigned count, const FlyEmuSite &site);
 
 } // namespace fly::emu
 

@@ -5,12 +5,16 @@ one element past its tensor, a store into the neighbouring view of the
 same torch tensor, an LDS store one past the allocation, a read of an LDS
 word whose store was skipped, an LDS reverse across waves with its barrier
 removed, a plain load racing atomics, a barrier under a lane-dependent
-condition, two branches meeting at different barriers --
+condition, two branches meeting at different barriers, a store through a
+4 GiB buffer resource past its tensor, an LDS store overrunning into the
+next allocation or into the dynamic LDS, an LDS DMA reading past its own
+tensor into the next, a helper's barrier reached from two branches --
 must be reported as an EmuCheckError with the kind, the kernel, the line
 of the access (found here with inspect, from this file's source), the
 work-item, the tensor and the byte offset; the same kernels fixed run
 clean and right; a same-wave exchange through LDS and atomics of many
-waves are not races. The switch (FLYDSL_EMU_CHECK, the `emu_check` compile
+waves are not races; buffer accesses past their resource's range are no
+error, and with bounds=strict one counted EmuCheckWarning per site. The switch (FLYDSL_EMU_CHECK, the `emu_check` compile
 hint of flyc.compile and of @flyc.jit functions, fly-emu-run --check), the
 cache separation of checked artifacts, the first-N-shown rule and the
 process surviving a report are tested too, and every example runs under
@@ -24,6 +28,7 @@ import inspect
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -32,6 +37,7 @@ import torch
 import flydsl.compiler as flyc
 import flydsl.expr as fx
 from conftest import REPO_ROOT
+from flydsl.expr.rocdl import tdm_ops
 
 CHIPS = ["gfx942", "gfx1100"]
 HERE = os.path.abspath(__file__)
@@ -265,6 +271,166 @@ def two_barriers(A: fx.Tensor, C: fx.Tensor):
     two_barriers_kernel(A, C).launch(grid=(1, 1, 1), block=(64, 1, 1))
 
 
+@flyc.kernel
+def buffer_shift_kernel(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr, whole: fx.Constexpr):
+    """Out's float4 i is A's float4 i + off, read through a buffer resource
+    of A: of A's extent (whole=False), or of 4 GiB (whole=True, the
+    default of make_buffer_tensor)."""
+    bA = fx.rocdl.make_buffer_tensor(A, max_size=whole)
+    i = fx.thread_idx.x
+    part_a = fx.zipped_divide(bA, (4,))[None, i + off]
+    part_o = fx.zipped_divide(Out, (4,))[None, i]
+    frag = fx.make_fragment_like(part_o)
+    fx.copy(fx.make_copy_atom(fx.rocdl.BufferCopy128b(), fx.Float32), part_a, frag)  # the buffer load
+    fx.copy(fx.make_copy_atom(fx.UniversalCopy128b(), fx.Float32), frag, part_o)
+
+
+@flyc.jit
+def buffer_shift(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr[int] = 0,
+                 whole: fx.Constexpr[bool] = True):
+    buffer_shift_kernel(A, Out, off, whole).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def buffer_put_kernel(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr):
+    """Out's float i + off is A's float i, stored through a 4 GiB buffer
+    resource of Out."""
+    bO = fx.rocdl.make_buffer_tensor(Out)
+    i = fx.thread_idx.x
+    part_a = fx.zipped_divide(A, (1,))[None, i]
+    part_o = fx.zipped_divide(bO, (1,))[None, i + off]
+    frag = fx.make_fragment_like(part_a)
+    fx.copy(fx.make_copy_atom(fx.UniversalCopy(32), fx.Float32), part_a, frag)
+    fx.copy(fx.make_copy_atom(fx.rocdl.BufferCopy32b(), fx.Float32), frag, part_o)  # the buffer store
+
+
+@flyc.jit
+def buffer_put(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr[int] = 0):
+    buffer_put_kernel(A, Out, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def dma_stage_kernel(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr):
+    """gfx950's global -> LDS DMA: LDS float t is A's float t + off; then
+    Out[t] is LDS float t."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator().allocate_tensor(fx.Float32, fx.make_layout((64,), (1,)))
+    src = fx.zipped_divide(A, (1,))[None, t + off]
+    dst = fx.zipped_divide(smem, (1,))[None, t]
+    fx.copy(fx.make_copy_atom(fx.rocdl.cdna4.GlobalLoadAsyncLDS(32), fx.Float32), src, dst)  # the DMA
+    fx.rocdl.asyncmark()
+    fx.rocdl.wait_asyncmark(0)
+    fx.barrier()
+    Out[t] = smem[t]
+
+
+@flyc.jit
+def dma_stage(A: fx.Tensor, Out: fx.Tensor, off: fx.Constexpr[int] = 0):
+    dma_stage_kernel(A, Out, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@fx.struct
+class TwoTiles:
+    x: fx.Array[fx.Float32, 64, 16]
+    y: fx.Array[fx.Float32, 64, 16]
+
+
+@flyc.kernel
+def two_tiles_kernel(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr):
+    """x[t + off] = A[t], y[t] = A[t] + 1; C[t] = x[63 - t] + y[t]: two LDS
+    allocations (a global each), x's last store one past it with off=1."""
+    t = fx.thread_idx.x
+    smem = fx.SharedAllocator(static=True).allocate(TwoTiles).peek()
+    x = smem.x.view(fx.make_layout(64, 1))
+    y = smem.y.view(fx.make_layout(64, 1))
+    y[t] = A[t] + 1.0
+    x[t + off] = A[t]  # the store into x
+    fx.barrier()
+    C[t] = x[63 - t] + y[t]
+
+
+@flyc.jit
+def two_tiles(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr[int] = 0):
+    two_tiles_kernel(A, C, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def static_and_dynamic_kernel(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr):
+    """A static tile s of 64 floats and 64 floats of dynamic LDS d:
+    s[t + off] = A[t], d[t] = 2 A[t]; C[t] = s[t] + d[t]."""
+    t = fx.thread_idx.x
+    s = fx.SharedAllocator().allocate_tensor(fx.Float32, fx.make_layout((64,), (1,)))
+    d = fx.SharedAllocator(static=False).allocate_tensor(fx.Float32, fx.make_layout((64,), (1,)))
+    d[t] = A[t] * 2.0
+    s[t + off] = A[t]  # the store into s
+    fx.barrier()
+    C[t] = s[t] + d[t]
+
+
+@flyc.jit
+def static_and_dynamic(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr[int] = 0):
+    static_and_dynamic_kernel(A, C, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+def sync_helper():
+    fx.barrier()  # the helper's barrier
+
+
+@flyc.kernel
+def helper_barriers_kernel(A: fx.Tensor, C: fx.Tensor, split: fx.Constexpr):
+    """Both halves of the workgroup call sync_helper: with split, from two
+    branches (two barriers, one source line), else once for all."""
+    t = fx.thread_idx.x
+    if split:
+        if t < 32:
+            sync_helper()
+            C[t] = A[t]
+        else:
+            sync_helper()
+            C[t] = A[t] + 1.0
+    else:
+        sync_helper()
+        C[t] = A[t]
+
+
+@flyc.jit
+def helper_barriers(A: fx.Tensor, C: fx.Tensor, split: fx.Constexpr[bool] = False):
+    helper_barriers_kernel(A, C, split).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+TDM_M, TDM_N = 8, 32
+
+
+@flyc.kernel
+def tdm_tiles_kernel(A: fx.Tensor, B: fx.Tensor, extra: fx.Constexpr, sync: fx.Constexpr,
+                     load_waves: fx.Constexpr):
+    """gfx1250's tensor data mover: B = A through LDS, 8 x 32 tiles, the
+    load's extents `extra` rows past A's, the store by one wave (the
+    whole tile) after the barrier when sync, else without it; the load
+    split between `load_waves` waves (1: each wave loads the whole tile)."""
+    bx, by = fx.block_idx.x, fx.block_idx.y
+    M, N = A.shape.unpack()
+    gA = fx.flat_divide(A, (TDM_M, TDM_N))[None, None, bx, by]
+    gB = fx.flat_divide(B, (TDM_M, TDM_N))[None, None, bx, by]
+    lds = fx.SharedAllocator().allocate(fx.Array[fx.Float32, TDM_M * TDM_N, 16]).peek()
+    s = fx.make_view(lds.ptr, fx.make_layout((TDM_M, TDM_N), (TDM_N, 1)))
+    rows, cols = M - bx * TDM_M, N - by * TDM_N
+    fx.copy(fx.rocdl.make_tdm_atom(gA, [rows + extra, cols], num_warps=load_waves), gA, s)  # the TDM load
+    tdm_ops.tensor_wait(0)
+    if sync:
+        fx.barrier()
+    fx.copy(fx.rocdl.make_tdm_atom(gB, [rows, cols], num_warps=2 if sync else 1), s, gB)  # the TDM store
+    tdm_ops.tensor_wait(0)
+
+
+@flyc.jit
+def tdm_tiles(A: fx.Tensor, B: fx.Tensor, extra: fx.Constexpr[int] = 0,
+              sync: fx.Constexpr[bool] = True, load_waves: fx.Constexpr[int] = 2):
+    M, N = A.shape.unpack()
+    tdm_tiles_kernel(A, B, extra, sync, load_waves).launch(
+        grid=((M + TDM_M - 1) // TDM_M, (N + TDM_N - 1) // TDM_N, 1), block=(64, 1, 1))
+
+
 def iota(n=64):
     return np.arange(n, dtype=np.float32)
 
@@ -354,6 +520,247 @@ def test_lds_store_one_past_the_allocation(chip):
     assert (u["tensor"], u["offset"], u["extent"]) == (None, 0, 256)
     reverse(a, c)
     assert np.array_equal(c, a[::-1])
+
+
+# ---- buffer resources (V#) -----------------------------------------------------
+
+def shifted(a, off, n):
+    """numpy: a's floats from off on, zeros past its end, n of them."""
+    want = np.zeros(n, np.float32)
+    take = a[off:off + n]
+    want[:len(take)] = take
+    return want
+
+
+def test_buffer_loads_past_the_range_are_not_errors(chip):
+    """A V# of A's extent: the loads of its last 4 work-items are past the
+    range and read 0, as on the hardware: not an error, and no warning
+    without bounds=strict."""
+    big = np.arange(300, dtype=np.float32)
+    a, out = big[:256], np.full(256, -1.0, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        buffer_shift(a, out, off=4, whole=False)
+    assert np.array_equal(out, shifted(a, 16, 256))
+
+
+def test_buffer_range_warnings_with_bounds_strict(chip, fly_env):
+    """bounds=strict: the same loads are one EmuCheckWarning for their site
+    (counted: 4 accesses), at the load's line, naming the kernel, the first
+    work-item, the tensor the V# was made from, the byte offset and the
+    range; the launch succeeds with the hardware's values."""
+    fly_env(FLYDSL_EMU_CHECK="all,bounds=strict")
+    big = np.arange(300, dtype=np.float32)
+    a, out = big[:256], np.full(256, -1.0, np.float32)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        buffer_shift(a, out, off=4, whole=False)
+    found = [w for w in seen if issubclass(w.category, flyc.EmuCheckWarning)]
+    assert len(found) == len(seen) == 1, [str(w.message) for w in seen]
+    w = found[0]
+    assert issubclass(flyc.EmuCheckWarning, UserWarning)
+    assert (w.filename, w.lineno) == (HERE, line_of(buffer_shift_kernel, "# the buffer load"))
+    message, r = w.message, w.message.report
+    assert message.kernel == "buffer_shift_kernel" and message.count == 4
+    assert r["kind"] == "out-of-range buffer load of 16 bytes"
+    assert (r["file"], r["line"]) == (w.filename, w.lineno)
+    assert r["block"] == (0, 0, 0) and r["thread"] == (60, 0, 0)
+    # Work-item 60 reads float4 64: byte 1024 of a 1024-byte range.
+    assert (r["tensor"], r["offset"], r["num_records"]) == ("A", 1024, 1024)
+    text = str(message)
+    assert text.startswith("buffer_shift_kernel: ") and text.endswith(" (x4)")
+    assert f"{HERE}:{w.lineno}" in text
+    assert np.array_equal(out, shifted(a, 16, 256))
+    # Fixed: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        buffer_shift(a, out, off=0, whole=False)
+    assert np.array_equal(out, a)
+
+
+def test_buffer_load_inside_the_range_outside_the_tensor(chip):
+    """A 4 GiB V# of A (make_buffer_tensor's default): its range lets the
+    last 4 work-items read past A, into the floats after it; that is an
+    out-of-bounds load of A, and the load reads 0 instead."""
+    big = np.arange(300, dtype=np.float32)
+    a, out = big[:256], np.full(256, -1.0, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        buffer_shift(a, out, off=4)
+    err = info.value
+    assert err.count == len(err.reports) == 4, str(err)
+    line = line_of(buffer_shift_kernel, "# the buffer load")
+    for n, r in enumerate(err.reports):
+        assert r["kind"] == "out-of-bounds buffer load of 16 bytes"
+        assert (r["file"], r["line"]) == (HERE, line)
+        assert r["thread"] == (60 + n, 0, 0)
+        assert (r["tensor"], r["offset"], r["extent"]) == ("A", 1024 + 16 * n, 1024)
+        assert "num_records 4294967295" in r["detail"]
+    assert err.kernel == "buffer_shift_kernel"
+    assert np.array_equal(out, shifted(a, 16, 256))  # zeros, not big[256:]
+    buffer_shift(a, out)
+    assert np.array_equal(out, a)
+
+
+def test_buffer_store_inside_the_range_outside_the_tensor(chip):
+    """A store through a 4 GiB V# of a view, one float past its end (into
+    the neighbouring float of the same array): reported, and not made."""
+    a = iota()
+    buf = np.full(65, -1.0, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        buffer_put(a, buf[:64], off=1)
+    r = one_report(info.value)
+    assert r["kind"] == "out-of-bounds buffer store of 4 bytes"
+    assert (r["file"], r["line"]) == (HERE, line_of(buffer_put_kernel, "# the buffer store"))
+    assert r["thread"] == (63, 0, 0)
+    assert (r["tensor"], r["offset"], r["extent"]) == ("Out", 256, 256)
+    assert buf[64] == -1.0 and np.array_equal(buf[1:64], a[:63])
+    buffer_put(a, buf[:64])
+    assert np.array_equal(buf[:64], a) and buf[64] == -1.0
+
+
+@pytest.mark.parametrize("value, normal", [
+    ("bounds=strict", "bounds=strict"),
+    ("all,bounds=strict", "bounds=strict,race,init,barrier"),
+    ("barrier, bounds = strict", "bounds=strict,barrier"),
+    ("bounds,race", "bounds,race"),
+    ("1", "bounds,race,init,barrier"),
+])
+def test_check_spellings(value, normal):
+    from flydsl.compiler import emu_check
+    assert emu_check.parse(value, "FLYDSL_EMU_CHECK") == normal
+
+
+def test_lds_dma_source_checked_against_its_own_tensor(fly_env):
+    """The global source of an LDS DMA is checked against the tensor it
+    derives from (A), not every tensor of the launch: its last work-item
+    reads the first float of Out, the next view of the same array (a
+    tensor of the launch, but not A)."""
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx950", COMPILE_ONLY=None, FLYDSL_EMU_CHECK="1")
+    big = np.arange(128, dtype=np.float32)
+    a, out = big[:64], big[64:]
+    a_before = a.copy()
+    with pytest.raises(flyc.EmuCheckError) as info:
+        dma_stage(a, out, off=1)
+    r = one_report(info.value)
+    assert r["kind"] == "out-of-bounds load of 4 bytes"
+    assert (r["file"], r["line"]) == (HERE, line_of(dma_stage_kernel, "# the DMA"))
+    assert r["thread"] == (63, 0, 0)
+    assert (r["tensor"], r["offset"], r["extent"]) == ("A", 256, 256)
+    assert "nearest" not in r["detail"]  # traced to A, not looked up
+    assert np.array_equal(out[:63], a_before[1:]) and out[63] == 0.0  # the load read zeros
+    dma_stage(a, out)
+    assert np.array_equal(out, a_before)
+
+
+def test_lds_store_past_its_allocation_into_the_next(chip):
+    """x's last store lands in y, the next LDS allocation: inside the
+    workgroup's LDS, outside x's. Reported naming x's global and the offset
+    from its start; not made (y[0] keeps its value)."""
+    a, c = iota(), np.zeros(64, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        two_tiles(a, c, off=1)
+    err = info.value
+    stores = [r for r in err.reports if r["kind"] == "out-of-bounds LDS store of 4 bytes"]
+    assert len(stores) == 1, str(err)
+    r = stores[0]
+    assert (r["file"], r["line"]) == (HERE, line_of(two_tiles_kernel, "# the store into x"))
+    assert r["thread"] == (63, 0, 0)
+    assert (r["tensor"], r["offset"], r["extent"]) == (None, 256, 512)  # the LDS offset, the LDS
+    assert r["allocation"] == "__fly_shared_0"
+    assert (r["allocation_offset"], r["allocation_extent"]) == (256, 256)
+    # The only other report: x[0], which the shifted stores left unwritten
+    # (read by work-item 63).
+    assert [o["kind"] for o in err.reports if o is not r] == ["uninitialised LDS read of 4 bytes"]
+    # c[0] = x[63] + y[0] = A[62] + (A[0] + 1): y[0] intact (the stray store
+    # of A[63] would have made it 63 + 62).
+    assert c[0] == 62.0 + 1.0
+    two_tiles(a, c)
+    assert np.array_equal(c, a[::-1] + a + 1.0)
+
+
+def test_static_lds_store_into_the_dynamic_lds(chip):
+    """The static tile's last store lands in the dynamic LDS (its own
+    extent): reported naming the static global."""
+    a, c = iota(), np.zeros(64, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        static_and_dynamic(a, c, off=1)
+    err = info.value
+    stores = [r for r in err.reports if r["kind"] == "out-of-bounds LDS store of 4 bytes"]
+    assert len(stores) == 1, str(err)
+    r = stores[0]
+    assert r["line"] == line_of(static_and_dynamic_kernel, "# the store into s")
+    assert r["thread"] == (63, 0, 0)
+    assert r["allocation"] == "__fly_shared_0"
+    assert (r["allocation_offset"], r["allocation_extent"]) == (256, 256)
+    assert np.array_equal(c[1:], a[:-1] + 2.0 * a[1:])  # s[t] = A[t - 1]
+    static_and_dynamic(a, c)
+    assert np.array_equal(c, 3.0 * a)
+
+
+@pytest.fixture
+def gfx1250(fly_env):
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx1250", COMPILE_ONLY=None, FLYDSL_EMU_CHECK="1")
+
+
+def test_tensor_data_mover_load_past_its_tensor(gfx1250):
+    """A is 15 rows of a 20-row array; the load's extents allow one row
+    more, so the last tiles' 8th row (wave 1's half) reads past A: one
+    report per instruction, at the load's line, naming A; that row reads
+    0 (B's store stops at A's rows, so B == A)."""
+    big = torch.randn(20, 64, generator=torch.Generator().manual_seed(5))
+    a, b = big[:15], torch.zeros(15, 64)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        tdm_tiles(a, b, extra=1)
+    err = info.value
+    assert err.count == len(err.reports) == 2, str(err)
+    line = line_of(tdm_tiles_kernel, "# the TDM load")
+    for r, by in zip(sorted(err.reports, key=lambda r: r["block"]), (0, 1)):
+        assert r["kind"] == "out-of-bounds tensor data mover load of 4 bytes"
+        assert (r["file"], r["line"]) == (HERE, line)
+        assert r["block"] == (1, by, 0) and r["thread"] == (32, 0, 0)
+        # Row 15, column 32 * by: byte (15 * 64 + 32 * by) * 4 of A's 15 * 64 * 4.
+        assert (r["tensor"], r["offset"], r["extent"]) == ("A", (15 * 64 + 32 * by) * 4, 3840)
+    assert torch.equal(b, a)
+    b.zero_()
+    tdm_tiles(a, b)
+    assert torch.equal(b, a)
+
+
+def test_tensor_data_mover_lds_writes_race(gfx1250):
+    """Each wave loads half the tile; one wave then stores the whole tile
+    with no barrier between: its reads of the other wave's half race with
+    the tensor data mover's LDS writes (the issuing lane's, at its line)."""
+    a = torch.randn(16, 64, generator=torch.Generator().manual_seed(6))
+    b = torch.zeros(16, 64)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        tdm_tiles(a, b, sync=False)
+    r = info.value.reports[0]
+    assert r["kind"] == "LDS race: load of 4 bytes"
+    assert r["line"] == line_of(tdm_tiles_kernel, "# the TDM store")
+    assert r["other"]["access"] == "stored"
+    assert r["other"]["line"] == line_of(tdm_tiles_kernel, "# the TDM load")
+    assert r["other"]["wave"] != r["wave"]
+    assert {r["thread"], r["other"]["thread"]} == {(0, 0, 0), (32, 0, 0)}
+    tdm_tiles(a, b)
+    assert torch.equal(b, a)
+
+
+def test_two_waves_storing_one_word_race(gfx1250):
+    """Both waves load the whole tile into the same LDS: every word is
+    stored by wave 0, then by wave 1, with no barrier between; the report
+    names the earlier store's work-item and wave (wave 0's), not its own."""
+    a = torch.randn(8, 32, generator=torch.Generator().manual_seed(7))
+    b = torch.zeros(8, 32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        tdm_tiles(a, b, load_waves=1)
+    err = info.value
+    assert err.count == 8 * 32, str(err)  # a report per word
+    line = line_of(tdm_tiles_kernel, "# the TDM load")
+    for r in err.reports:
+        assert r["kind"] == "LDS race: store of 4 bytes" and r["line"] == line
+        assert (r["thread"], r["wave"]) == ((32, 0, 0), 1)
+        assert r["other"] == {"access": "stored", "file": HERE, "line": line,
+                              "thread": (0, 0, 0), "wave": 0}
 
 
 def test_first_reports_shown_the_rest_counted(chip):
@@ -557,6 +964,25 @@ def fresh_shift(emu_check=None):
     return shift_again
 
 
+def test_two_barriers_of_one_line_are_two_sites(chip):
+    """The two calls of a helper put two barriers on the helper's line: the
+    halves of the workgroup waiting at one and the other is divergence, the
+    report naming each barrier by its order on that line."""
+    a, c = iota(), np.zeros(64, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        helper_barriers(a, c, split=True)
+    r = one_report(info.value)
+    line = inspect.getsourcelines(sync_helper)[1] + 1
+    assert r["kind"] == "barrier divergence"
+    assert (r["file"], r["line"]) == (HERE, line)
+    assert r["site"] == "barrier #1 of 2 on that line"
+    assert r["thread"] == (0, 0, 0)
+    assert (f"work-item (32,0,0) waits at the barrier at {HERE}:{line} (barrier #2 of 2 on "
+            "that line)") in r["detail"]
+    helper_barriers(a, c)
+    assert np.array_equal(c, a)
+
+
 def test_unchecked_by_default_and_cached_apart(fly_env, tmp_path):
     fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None, FLYDSL_EMU_CHECK=None,
             FLYDSL_RUNTIME_CACHE_DIR=str(tmp_path / "cache"))
@@ -619,6 +1045,7 @@ def test_jit_option_and_compile_hint(fly_env):
 
 @pytest.mark.parametrize("value, message", [
     ("bounds,bogus", "unknown check 'bogus'"),
+    ("bounds=lenient", "unknown check 'bounds=lenient'"),
     ("race,init,barrier,bounds,nope", "unknown check 'nope'"),
 ])
 def test_bad_check_names_are_errors(fly_env, value, message):
@@ -763,9 +1190,52 @@ def test_emu_run_tool_check_flag(emu_run, tmp_path):
     assert out[0] == ["2.5"] * 8
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.split() == ["arg0:"] + ["2.5"] * 8, proc.stderr
+    cmd[-1] = "--check=all,bounds=strict"  # the spelling of FLYDSL_EMU_CHECK
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.split() == ["arg0:"] + ["2.5"] * 8, proc.stderr
     cmd[-1] = "--check=bogus"
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0 and "unknown check 'bogus'" in proc.stderr
+
+
+RANGED = """
+gpu.module @ranged {
+  llvm.func @k(%base: !llvm.ptr<1>, %n: i64) attributes {rocdl.kernel} {
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %c4 = llvm.mlir.constant(4 : i32) : i32
+    %s = llvm.mlir.constant(0 : i16) : i16
+    %i = rocdl.workitem.id.x : i32
+    %off = llvm.mul %i, %c4 : i32
+    %r = rocdl.make.buffer.rsrc %base, %s, %n, %c0 : !llvm.ptr<1> to !llvm.ptr<8>
+    %v = rocdl.raw.ptr.buffer.load %r, %off, %c0, %c0 : f32 loc("ranged.py":4:5)
+    %w = llvm.fadd %v, %v : f32
+    rocdl.raw.ptr.buffer.store %w, %r, %off, %c0, %c0 : f32 loc("ranged.py":6:5)
+    llvm.return
+  }
+}
+"""
+
+
+def test_emu_run_tool_prints_strict_warnings(emu_run, tmp_path):
+    """8 work-items load and store through a V# of num_records 20 (5
+    floats) over a buffer of 8: past it, loads read 0 and stores are
+    dropped, as the hardware does; bounds=strict makes each site's one
+    counted warning line on stderr, and the launch succeeds."""
+    kernel = tmp_path / "ranged.mlir"
+    kernel.write_text(RANGED)
+    cmd = [emu_run, str(kernel), "--kernel=k", "--chip=gfx942", "--block=8,1,1",
+           "--arg=buf:f32:8:1,2,3,4,5,6,7,8", "--arg=i64:20", "--check=bounds"]
+    want = ["arg0:", "2", "4", "6", "8", "10", "6", "7", "8"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.split() == want and proc.stderr == "", proc.stderr
+    cmd[-1] = "--check=bounds=strict"
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.split() == want, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2, proc.stderr
+    assert lines[0].startswith("kernel k: out-of-range buffer load of 4 bytes at ranged.py:4 ")
+    assert lines[1].startswith("kernel k: out-of-range buffer store of 4 bytes at ranged.py:6 ")
+    assert all("num_records 20" in line and line.endswith("(x3)") for line in lines), lines
 
 
 HALVES = """

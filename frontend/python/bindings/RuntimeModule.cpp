@@ -76,6 +76,13 @@ NB_MODULE(_fly_runtime, m) {
       "checked emulator launches access; [] forgets them");
 
   m.def(
+      "emu_take_warnings",
+      [] { return std::string(fly_emu_take_warnings()); },
+      "The warnings (bounds=strict) of the calling thread's checked emulator "
+      "launches since the last call, one a line (Emu.h, \"Checked "
+      "emulation\"); \"\" when there were none");
+
+  m.def(
       "data_address",
       [](nb::handle array) -> uintptr_t {
         // The first element's address of anything with the buffer

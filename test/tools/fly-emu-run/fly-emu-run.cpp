@@ -65,7 +65,8 @@ static cl::opt<std::string> blockSpec("block", cl::init("64,1,1"),
                                       cl::desc("generic mode: x,y,z"));
 static cl::opt<std::string> checks(
     "check", cl::init(""),
-    cl::desc("the emulator's checks: a comma list of bounds, race, init, barrier, or all"));
+    cl::desc("the emulator's checks: a comma list of bounds (or bounds=strict), race, "
+             "init, barrier, or all"));
 static cl::opt<unsigned> smemBytes("smem", cl::init(0),
                                    cl::desc("generic mode: dynamic LDS bytes"));
 
@@ -266,6 +267,9 @@ int main(int argc, char **argv) {
     if (table->launch(table->context, kernel, &config, params.data(),
                       params.size()))
       return fail(table->last_error(table->context));
+    // bounds=strict's warnings: the launch succeeded.
+    if (const char *warnings = fly_emu_take_warnings(); *warnings)
+      std::fprintf(stderr, "%s", warnings);
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].buffer)
         continue;

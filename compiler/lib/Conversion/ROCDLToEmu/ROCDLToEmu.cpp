@@ -774,8 +774,9 @@ std::string sourceLine(Location loc) {
 struct PointerRoot {
   enum Kind { Unknown, Argument, Lds, OtherGlobal, Private } kind = Unknown;
   int32_t argument = -1;
+  StringAttr global; // the LDS global, for kind Lds
   bool operator==(const PointerRoot &o) const {
-    return kind == o.kind && argument == o.argument;
+    return kind == o.kind && argument == o.argument && global == o.global;
   }
 };
 
@@ -848,8 +849,9 @@ private:
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       auto global = dyn_cast_or_null<LLVM::GlobalOp>(
           symbols.lookup(addr.getGlobalName()));
-      return PointerRoot{global && isShared(global) ? PointerRoot::Lds
-                                                    : PointerRoot::OtherGlobal};
+      if (global && isShared(global))
+        return PointerRoot{PointerRoot::Lds, -1, global.getSymNameAttr()};
+      return PointerRoot{PointerRoot::OtherGlobal};
     }
     if (isa<LLVM::AllocaOp>(op))
       return PointerRoot{PointerRoot::Private};
@@ -869,6 +871,7 @@ struct CheckedAccess {
   uint32_t space; // FLY_EMU_SPACE_*
   int32_t argument;
   uint64_t bytes;
+  StringAttr allocation; // the LDS global an LDS access derives from, or null
 };
 
 /// The accesses of `kernel` (address spaces still the kernel's) that the
@@ -914,7 +917,9 @@ SmallVector<CheckedAccess> checkedAccesses(LLVM::LLVMFuncOp kernel,
                  7) /
                 8;
     accesses.push_back({op, kind, lds ? FLY_EMU_SPACE_LDS : FLY_EMU_SPACE_GLOBAL,
-                        argument, bytes});
+                        argument, bytes,
+                        root.kind == PointerRoot::Lds ? root.global
+                                                      : StringAttr()});
   });
   return accesses;
 }
@@ -937,13 +942,20 @@ private:
   // The address of the constant FlyEmuSite of an access (one per distinct
   // site of the module).
   Value siteAddress(OpBuilder &b, Location loc, StringRef kernel,
-                    uint32_t kind, uint32_t space, int32_t argument);
+                    uint32_t kind, uint32_t space, int32_t argument,
+                    StringAttr allocation = {}, StringRef note = "");
   LLVM::GlobalOp stringConstant(StringRef text);
   std::string freshName(StringRef stem);
 
   gpu::GPUModuleOp module;
   uint32_t checks = 0; // FLY_EMU_CHECK_* of the `check` option
+  // Per kernel: the kernel argument each LDS DMA's global source derives
+  // from (rocdl.global.load.lds; traced while address spaces are intact).
+  llvm::DenseMap<Operation *, llvm::DenseMap<Operation *, int32_t>> dmaSources;
   llvm::StringMap<LLVM::GlobalOp> sites, strings;
+  // The LDS globals' places: byte offset in the workgroup's LDS and size
+  // (UINT32_MAX for the dynamic LDS: to the end of the launch's LDS).
+  llvm::DenseMap<StringAttr, std::pair<uint32_t, uint32_t>> ldsExtents;
   unsigned nextName = 0;
 };
 
@@ -1076,8 +1088,18 @@ public:
 
   /// With the bounds check: the site of an access the lowering itself
   /// makes (kind, memory), for fly_emu_check_access.
-  using Site = std::function<Value(OpBuilder &, Location, uint32_t, uint32_t)>;
+  /// (kind, memory, the kernel argument the address derives from or -1).
+  using Site =
+      std::function<Value(OpBuilder &, Location, uint32_t, uint32_t, int32_t)>;
   void checkBounds(Site site) { boundsSite = std::move(site); }
+  /// With the bounds or the race check: the site of a tensor data mover
+  /// op, for fly_emu_tensor_checked.
+  void checkTensors(Site site) { tensorSite = std::move(site); }
+  /// The kernel argument the global source of an LDS DMA derives from
+  /// (traced before the rewrite), for its bounds check's site.
+  void dmaSources(llvm::DenseMap<Operation *, int32_t> sources) {
+    dmaArguments = std::move(sources);
+  }
   /// With the init check: the LDS writes the lowering itself makes (LDS
   /// DMA) mark their bytes written, with fly_emu_check_lds_written.
   void checkInit() { initCheck = true; }
@@ -1085,9 +1107,13 @@ public:
 private:
   Value call(OpBuilder &b, Location loc, StringRef name, Type result,
              ValueRange args);
+  /// A call of the buffer access `name` (fly_emu_buffer_*), with the
+  /// bounds check its _checked form with the site of `kind` appended.
+  Value bufferCall(OpBuilder &b, Location loc, StringRef name, Type result,
+                   ValueRange args, uint32_t kind);
   /// `address` as the bounds check gives it back, when checking bounds.
   Value checked(OpBuilder &b, Location loc, Value address, int64_t bytes,
-                uint32_t kind, uint32_t space);
+                uint32_t kind, uint32_t space, int32_t argument = -1);
   Value constI32(OpBuilder &b, Location loc, int64_t value) {
     return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(value));
   }
@@ -1114,17 +1140,28 @@ private:
   StringRef chip;
   Type ptrType, i32, i64;
   DataLayout layout;
-  Site boundsSite;
+  Site boundsSite, tensorSite;
+  llvm::DenseMap<Operation *, int32_t> dmaArguments;
   bool initCheck = false;
 };
 
 Value BodyLowering::checked(OpBuilder &b, Location loc, Value address,
-                            int64_t bytes, uint32_t kind, uint32_t space) {
+                            int64_t bytes, uint32_t kind, uint32_t space,
+                            int32_t argument) {
   if (!boundsSite)
     return address;
-  Value site = boundsSite(b, loc, kind, space);
+  Value site = boundsSite(b, loc, kind, space, argument);
   return call(b, loc, "fly_emu_check_access", ptrType,
               {ctx, address, LLVM::ConstantOp::create(b, loc, i64, bytes), site});
+}
+
+Value BodyLowering::bufferCall(OpBuilder &b, Location loc, StringRef name,
+                               Type result, ValueRange args, uint32_t kind) {
+  if (!boundsSite)
+    return call(b, loc, name, result, args);
+  SmallVector<Value> withSite(args);
+  withSite.push_back(boundsSite(b, loc, kind, FLY_EMU_SPACE_BUFFER, -1));
+  return call(b, loc, (name + "_checked").str(), result, withSite);
 }
 
 Value BodyLowering::call(OpBuilder &b, Location loc, StringRef name,
@@ -1311,9 +1348,10 @@ void BodyLowering::lowerBufferAccess(Operation *op) {
     Type type = load.getRes().getType();
     Value slot = frameSlot(type);
     Value bytes = constI32(b, loc, layout.getTypeSize(type));
-    call(b, loc, "fly_emu_buffer_load", nullptr,
-         {ctx, load.getRsrc(), load.getOffset(), load.getSoffset(), bytes,
-          slot});
+    bufferCall(b, loc, "fly_emu_buffer_load", nullptr,
+               {ctx, load.getRsrc(), load.getOffset(), load.getSoffset(),
+                bytes, slot},
+               FLY_EMU_ACCESS_LOAD);
     load.getRes().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, type, slot).getResult());
   } else {
@@ -1322,9 +1360,10 @@ void BodyLowering::lowerBufferAccess(Operation *op) {
     Value slot = frameSlot(type);
     LLVM::StoreOp::create(b, loc, store.getVdata(), slot);
     Value bytes = constI32(b, loc, layout.getTypeSize(type));
-    call(b, loc, "fly_emu_buffer_store", nullptr,
-         {ctx, store.getRsrc(), store.getOffset(), store.getSoffset(), bytes,
-          slot});
+    bufferCall(b, loc, "fly_emu_buffer_store", nullptr,
+               {ctx, store.getRsrc(), store.getOffset(), store.getSoffset(),
+                bytes, slot},
+               FLY_EMU_ACCESS_STORE);
   }
   op->erase();
 }
@@ -1339,10 +1378,11 @@ void BodyLowering::lowerBufferAtomic(Operation *op) {
   unsigned rsrcIndex = cas ? 2 : 1;
   Value value = op->getOperand(0);
   Value bytes = constI32(b, loc, layout.getTypeSize(value.getType()));
-  Value address = call(b, loc, "fly_emu_buffer_atomic_address", ptrType,
-                       {ctx, op->getOperand(rsrcIndex),
-                        op->getOperand(rsrcIndex + 1),
-                        op->getOperand(rsrcIndex + 2), bytes});
+  Value address = bufferCall(b, loc, "fly_emu_buffer_atomic_address", ptrType,
+                             {ctx, op->getOperand(rsrcIndex),
+                              op->getOperand(rsrcIndex + 1),
+                              op->getOperand(rsrcIndex + 2), bytes},
+                             FLY_EMU_ACCESS_ATOMIC);
   auto ordering = LLVM::AtomicOrdering::monotonic;
   if (cas) {
     Value swapped = LLVM::AtomicCmpXchgOp::create(
@@ -1499,8 +1539,15 @@ void BodyLowering::lowerTensor(Operation *op) {
   }
   uint32_t flags =
       (store ? FLY_EMU_TENSOR_STORE : 0u) | (d2 ? FLY_EMU_TENSOR_D2 : 0u);
-  call(b, loc, "fly_emu_tensor", nullptr,
-       {ctx, constI32(b, loc, flags), slot});
+  if (tensorSite)
+    // The site's access is the LDS side's: a load to LDS stores there.
+    call(b, loc, "fly_emu_tensor_checked", nullptr,
+         {ctx, constI32(b, loc, flags), slot,
+          tensorSite(b, loc, store ? FLY_EMU_ACCESS_LOAD : FLY_EMU_ACCESS_STORE,
+                     FLY_EMU_SPACE_LDS, -1)});
+  else
+    call(b, loc, "fly_emu_tensor", nullptr,
+         {ctx, constI32(b, loc, flags), slot});
   op->erase();
 }
 
@@ -1545,15 +1592,18 @@ void BodyLowering::lowerLdsLoad(Operation *op) {
   if (auto buffer = dyn_cast<ROCDL::RawPtrBufferLoadLdsOp>(op)) {
     Value voffset = LLVM::AddOp::create(b, loc, buffer.getVoffset(),
                                         constI32(b, loc, offset));
-    call(b, loc, "fly_emu_buffer_load", nullptr,
-         {ctx, buffer.getRsrc(), voffset, buffer.getSoffset(),
-          constI32(b, loc, size), target});
+    bufferCall(b, loc, "fly_emu_buffer_load", nullptr,
+               {ctx, buffer.getRsrc(), voffset, buffer.getSoffset(),
+                constI32(b, loc, size), target},
+               FLY_EMU_ACCESS_LOAD);
   } else {
     Value source = LLVM::GEPOp::create(
         b, loc, ptrType, b.getI8Type(), op->getOperand(0),
         ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    auto traced = dmaArguments.find(op);
     source = checked(b, loc, source, size, FLY_EMU_ACCESS_LOAD,
-                     FLY_EMU_SPACE_GLOBAL);
+                     FLY_EMU_SPACE_GLOBAL,
+                     traced == dmaArguments.end() ? -1 : traced->second);
     LLVM::MemcpyOp::create(b, loc, target, source, constI32(b, loc, size),
                            /*isVolatile=*/false);
   }
@@ -1737,21 +1787,31 @@ LLVM::GlobalOp ConvertROCDLToEmu::stringConstant(StringRef text) {
 
 Value ConvertROCDLToEmu::siteAddress(OpBuilder &b, Location loc,
                                      StringRef kernel, uint32_t kind,
-                                     uint32_t space, int32_t argument) {
+                                     uint32_t space, int32_t argument,
+                                     StringAttr allocation, StringRef note) {
   std::string where = sourceLine(loc);
+  if (!note.empty())
+    where += (" (" + note + ")").str();
+  std::pair<uint32_t, uint32_t> extent = {0, 0};
+  if (allocation)
+    extent = ldsExtents.lookup(allocation);
   std::string key = (kernel + "\n" + where + "\n" + Twine(kind) + "\n" +
-                     Twine(space) + "\n" + Twine(argument))
+                     Twine(space) + "\n" + Twine(argument) + "\n" +
+                     (allocation ? allocation.getValue() : StringRef()))
                         .str();
   LLVM::GlobalOp &site = sites[key];
   if (!site) {
     MLIRContext *context = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto i32 = IntegerType::get(context, 32);
-    // FlyEmuSite (Emu.h): kernel, location, kind, space, argument, 0.
+    // FlyEmuSite (Emu.h): kernel, location, kind, space, argument, 0,
+    // the LDS allocation (its name or null, offset, bytes).
     auto type = LLVM::LLVMStructType::getLiteral(
-        context, {ptrType, ptrType, i32, i32, i32, i32});
+        context, {ptrType, ptrType, i32, i32, i32, i32, ptrType, i32, i32});
     LLVM::GlobalOp kernelName = stringConstant(kernel);
     LLVM::GlobalOp location = stringConstant(where);
+    LLVM::GlobalOp allocationName =
+        allocation ? stringConstant(allocation.getValue()) : LLVM::GlobalOp();
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
     site = LLVM::GlobalOp::create(top, loc, type, /*isConstant=*/true,
                                   LLVM::Linkage::Internal,
@@ -1765,7 +1825,13 @@ Value ConvertROCDLToEmu::siteAddress(OpBuilder &b, Location loc,
         LLVM::ConstantOp::create(top, loc, i32, int64_t(kind)),
         LLVM::ConstantOp::create(top, loc, i32, int64_t(space)),
         LLVM::ConstantOp::create(top, loc, i32, int64_t(argument)),
-        LLVM::ConstantOp::create(top, loc, i32, int64_t(0))};
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(0)),
+        allocationName
+            ? Value(LLVM::AddressOfOp::create(top, loc, allocationName))
+            : Value(LLVM::ZeroOp::create(top, loc, ptrType)),
+        LLVM::ConstantOp::create(top, loc, i32, int64_t(int32_t(extent.first))),
+        LLVM::ConstantOp::create(top, loc, i32,
+                                 int64_t(int32_t(extent.second)))};
     for (auto [i, field] : llvm::enumerate(fields))
       value = LLVM::InsertValueOp::create(top, loc, value, field,
                                           ArrayRef<int64_t>{int64_t(i)});
@@ -1818,6 +1884,33 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
     return extent;
   };
 
+  // An LDS global's extent: the LDS's first byte + its offset, to + its
+  // size (the dynamic LDS: to the end of the LDS).
+  llvm::DenseMap<StringAttr, std::pair<Value, Value>> allocations;
+  auto allocationExtent = [&](StringAttr symbol) -> std::pair<Value, Value> {
+    auto &extent = allocations[symbol];
+    if (extent.first)
+      return extent;
+    auto [lds, ldsEnd] = extentOf(-1);
+    auto [offset, bytes] = ldsExtents.lookup(symbol);
+    OpBuilder b(context);
+    b.setInsertionPointAfterValue(ldsEnd);
+    Location loc = entry->getParentOp()->getLoc();
+    Value first =
+        offset == 0
+            ? lds
+            : Value(LLVM::AddOp::create(
+                  b, loc, lds,
+                  LLVM::ConstantOp::create(b, loc, i64, int64_t(offset))));
+    Value end = bytes == UINT32_MAX
+                    ? ldsEnd
+                    : Value(LLVM::AddOp::create(
+                          b, loc, first,
+                          LLVM::ConstantOp::create(b, loc, i64, int64_t(bytes))));
+    extent = {first, end};
+    return extent;
+  };
+
   const bool bounds = checks & FLY_EMU_CHECK_BOUNDS;
   for (const CheckedAccess &access : accesses) {
     // Without the bounds check, only the accesses whose memory the compiler
@@ -1840,8 +1933,11 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
                                      ValueRange{ctx, address, bytes, site})
                     .getResult();
     } else {
-      auto [low, high] = extentOf(
-          access.space == FLY_EMU_SPACE_LDS ? -1 : access.argument);
+      auto [low, high] =
+          access.allocation
+              ? allocationExtent(access.allocation)
+              : extentOf(access.space == FLY_EMU_SPACE_LDS ? -1
+                                                           : access.argument);
       Block *before = op->getBlock();
       Block *after = before->splitBlock(op);
       checked = after->addArgument(ptrType, loc);
@@ -1863,7 +1959,7 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
 
       b.setInsertionPointToStart(slow);
       Value site = siteAddress(b, loc, kernel, access.kind, access.space,
-                               access.argument);
+                               access.argument, access.allocation);
       Value bytes = LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes));
       Value redirected = LLVM::CallOp::create(
                              b, loc, check, ValueRange{ctx, address, bytes, site})
@@ -2076,13 +2172,31 @@ void ConvertROCDLToEmu::rewriteKernel(
     return getOrDeclare(name, type);
   };
   BodyLowering lowering(kernel, ctx, declare, chip);
-  if (checks & FLY_EMU_CHECK_BOUNDS)
+  if (checks & FLY_EMU_CHECK_BOUNDS) {
     lowering.checkBounds([&, entryName](OpBuilder &b, Location at,
-                                        uint32_t kind, uint32_t space) {
-      return siteAddress(b, at, entryName, kind, space, -1);
+                                        uint32_t kind, uint32_t space,
+                                        int32_t argument) {
+      return siteAddress(b, at, entryName, kind, space, argument);
+    });
+    lowering.dmaSources(dmaSources.lookup(kernel));
+  }
+  if (checks & (FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_RACE))
+    lowering.checkTensors([&, entryName](OpBuilder &b, Location at,
+                                         uint32_t kind, uint32_t space,
+                                         int32_t argument) {
+      return siteAddress(b, at, entryName, kind, space, argument);
     });
   if (checks & FLY_EMU_CHECK_INIT)
     lowering.checkInit();
+  // Barriers that share a source line (a helper's barrier called twice, two
+  // on one line) are told apart by their order in the kernel: each its own
+  // site, "file:line (barrier #k of n on that line)".
+  llvm::StringMap<unsigned> barriersOfLine, barriersSeen;
+  if (checks & FLY_EMU_CHECK_BARRIER)
+    for (Operation *op : ops)
+      if (!isa<LLVM::CallIntrinsicOp, LLVM::AddressOfOp>(op) &&
+          classify(op).kind == Lowering::Barrier)
+        ++barriersOfLine[sourceLine(op->getLoc())];
   for (Operation *op : ops) {
     OpBuilder b(op);
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
@@ -2125,8 +2239,14 @@ void ConvertROCDLToEmu::rewriteKernel(
     }
     case Lowering::Barrier:
       if (checks & FLY_EMU_CHECK_BARRIER) {
+        std::string line = sourceLine(op->getLoc()), note;
+        if (unsigned n = barriersOfLine.lookup(line); n > 1 && !line.empty())
+          note = ("barrier #" + Twine(++barriersSeen[line]) + " of " +
+                  Twine(n) + " on that line")
+                     .str();
         Value site = siteAddress(b, op->getLoc(), entryName,
-                                 FLY_EMU_ACCESS_BARRIER, FLY_EMU_SPACE_LDS, -1);
+                                 FLY_EMU_ACCESS_BARRIER, FLY_EMU_SPACE_LDS, -1,
+                                 {}, note);
         auto checkedType =
             LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType});
         LLVM::CallOp::create(b, op->getLoc(),
@@ -2202,6 +2322,8 @@ void ConvertROCDLToEmu::runOnOperation() {
                   FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_BARRIER;
       else if (name == "bounds")
         checks |= FLY_EMU_CHECK_BOUNDS;
+      else if (name == "bounds=strict")
+        checks |= FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_BOUNDS_STRICT;
       else if (name == "init")
         checks |= FLY_EMU_CHECK_INIT;
       else if (name == "barrier")
@@ -2211,7 +2333,8 @@ void ConvertROCDLToEmu::runOnOperation() {
       else {
         module.emitError() << "convert-rocdl-to-emu: unknown check '" << name
                            << "' in check=" << emuCheck
-                           << " (checks: bounds, race, init, barrier, all)";
+                           << " (checks: bounds, bounds=strict, race, init, "
+                              "barrier, all)";
         return signalPassFailure();
       }
     }
@@ -2245,6 +2368,22 @@ void ConvertROCDLToEmu::runOnOperation() {
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       if (isKernel(func))
         bounded[func] = checkedAccesses(func, layout, symbols);
+  }
+  dmaSources.clear();
+  if (checks & FLY_EMU_CHECK_BOUNDS) {
+    SymbolTable symbols(module);
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (!isKernel(func))
+        continue;
+      Provenance provenance(func, symbols);
+      func.walk([&](ROCDL::GlobalLoadLDSOp op) {
+        PointerRoot root = provenance.of(op->getOperand(0));
+        if (root.kind == PointerRoot::Argument &&
+            isa<LLVM::LLVMPointerType>(
+                func.getArgument(root.argument).getType()))
+          dmaSources[func][op] = root.argument;
+      });
+    }
   }
 
   // 2. One address space.
@@ -2287,6 +2426,13 @@ void ConvertROCDLToEmu::runOnOperation() {
   uint64_t staticBytes = llvm::alignTo(offset, dynamicAlign);
   for (LLVM::GlobalOp global : dynamicLds)
     ldsOffsets[global.getSymNameAttr()] = staticBytes;
+  ldsExtents.clear();
+  for (LLVM::GlobalOp global : staticLds)
+    ldsExtents[global.getSymNameAttr()] = {
+        uint32_t(ldsOffsets[global.getSymNameAttr()]),
+        uint32_t(layout.getTypeSize(global.getGlobalType()))};
+  for (LLVM::GlobalOp global : dynamicLds)
+    ldsExtents[global.getSymNameAttr()] = {uint32_t(staticBytes), UINT32_MAX};
 
   // 3. AMDGPU intrinsics with host equivalents, intrinsics whose host
   // implementation differs from the GPU's, then the kernels.

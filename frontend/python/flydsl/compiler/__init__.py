@@ -12,7 +12,7 @@ from .backends import (BaseBackend, CompileOptions, GPUTarget, compile_backend_n
 from .env import Environment
 from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, RewriteError, TraceError
 from .compiled import CompiledFunction
-from .emu_check import EmuCheckError
+from .emu_check import EmuCheckError, EmuCheckWarning
 from .jit_function import JitFunction, compile, jit
 from .kernel_function import Kernel, kernel as _kernel
 from . import protocol

@@ -302,6 +302,7 @@ class CompiledFunction:
         finally:
             if extents is not None:
                 _fly.emu_set_tensor_extents([])
+                _emu_check.emit_warnings()  # bounds=strict's, of the launches just made
 
     def _emu_checked(self) -> bool:
         """Whether the kernels are emulator code compiled with checks: the

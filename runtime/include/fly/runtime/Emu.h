@@ -493,12 +493,35 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  *            are the ones fly_emu_set_tensor_extents gave the calling
  *            thread; a kernel argument that points into none of them
  *            (memory the launch did not describe) is not checked, nor is
- *            any global access when none were given. An LDS access is out
- *            of bounds when it leaves the workgroup's LDS (static plus
- *            dynamic: FlyEmuLaunchConfig.lds_bytes). Buffer-resource
- *            accesses keep the hardware's range checking (no report).
+ *            any global access when none were given. The global source
+ *            of an LDS DMA (global -> LDS) is traced like any address.
+ *            An LDS access whose address the compiler traces to one LDS
+ *            global is out of bounds when it leaves that allocation's
+ *            extent (the site's allocation, allocation_offset and
+ *            allocation_bytes; the dynamic LDS is one extent, from the end
+ *            of the static globals to the end of the LDS), and the report
+ *            names the global and the offset from its start; any other
+ *            LDS access when it leaves the workgroup's LDS (static plus
+ *            dynamic: FlyEmuLaunchConfig.lds_bytes). Buffer-resource (V#)
+ *            accesses (loads, stores, atomics, the buffer form of the LDS
+ *            DMA; fly_emu_buffer_*_checked) keep the hardware's range
+ *            checking with the rule the emulator executes ("Buffer
+ *            resources": the byte offset voffset + soffset, soffset
+ *            counted, each dword of the access (or the whole access when
+ *            narrower) against num_records): a part out of range reads 0
+ *            or is dropped and is no error; with bounds=strict
+ *            (FLY_EMU_CHECK_BOUNDS_STRICT) each such access is a warning
+ *            (below). A part in the V#'s range but outside the tensor the
+ *            V#'s base points into (a V# larger than its tensor, e.g. of
+ *            4 GiB) is an out-of-bounds report, and is dropped as an
+ *            out-of-range part is. Private memory (allocas) is not
+ *            checked.
  *   barrier  a barrier releases with work-items of the workgroup parked at
- *            different barriers (different sites), or with lanes of a wave
+ *            different barriers (different sites: barriers that share a
+ *            source line, e.g. a helper's barrier called from two
+ *            branches, are sites of their own, located "file:line
+ *            (barrier #k of n on that line)" in the kernel's order), or
+ *            with lanes of a wave
  *            parked at it while other lanes of that wave have returned
  *            without reaching it (a barrier under a lane-dependent
  *            condition). A wave whose lanes have all returned does not
@@ -538,8 +561,9 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  *            after the other between collectives: a same-wave exchange
  *            through LDS needs a wave collective between its store and load
  *            to give the hardware's values, race check or not.) Every LDS
- *            access calls fly_emu_check_race. Not seen: the LDS writes of
- *            LDS-DMA loads and of the tensor data mover, the runtime's own
+ *            access calls fly_emu_check_race, and so does each LDS element
+ *            of a tensor data mover op (below). Not seen: the LDS writes
+ *            of LDS-DMA loads, the runtime's own
  *            LDS reads (ds_read_tr), synchronisation other than s_barrier
  *            (an LDS flag spun on by another wave is reported).
  *
@@ -556,12 +580,48 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  * "LDS race: load of <b> bytes" (store, atomic; the detail ends "the LDS
  * word at offset <w> was stored at <file:line> by work-item (x,y,z)
  * (wave <v>; this is wave <u>) with no barrier between") or "barrier
- * divergence". The detail of an LDS report starts
- * "LDS offset <o>, the workgroup's LDS is <n> bytes". */
+ * divergence"; a buffer access outside its tensor is "out-of-bounds buffer
+ * load of <b> bytes" (store, atomic), its detail naming the tensor as a
+ * global report does, then "; inside the range of the buffer resource of
+ * tensor '<t>' (...): buffer byte offset <o>, num_records <r>". The detail
+ * of an LDS report starts "LDS offset <o>, the workgroup's LDS is <n>
+ * bytes", and for an access traced to an LDS global goes on "; LDS
+ * allocation '<symbol>' byte offset <k>, its extent is <m> bytes" ("the
+ * dynamic LDS, allocation '<symbol>'" for the dynamic LDS).
+ *
+ * Warnings (bounds=strict) do not fail the launch: one per (kind, site) of
+ * a launch, the first access's, counted; after the launch the calling
+ * thread's fly_emu_take_warnings gives them, one a line:
+ *   kernel <name>: out-of-range buffer load of <b> bytes at <file:line> in
+ *   workgroup (x,y,z), work-item (x,y,z): the buffer resource of tensor
+ *   '<t>' (its base at the tensor's byte offset <k>) | with base 0x<hex>,
+ *   byte offset <o>, num_records <r> (the out-of-range part reads 0 | is
+ *   not written)[ (x<count>)]
+ * where the byte offset is voffset + soffset (an LDS DMA's offset field
+ * added to voffset).
+ *
+ * The tensor data mover (fly_emu_tensor_checked, with bounds or race):
+ * each element's global bytes against the tensor the descriptor's global
+ * address points into (bounds: "out-of-bounds tensor data mover load of
+ * <b> bytes", store; the element is then out of range), its LDS bytes
+ * against the workgroup's LDS (reported, not copied, instead of a trap:
+ * "out-of-bounds tensor data mover LDS store", load), and, with race, each
+ * LDS element an access of the issuing lane at the op's site (a load to
+ * LDS stores there); one bounds report of each kind per instruction.
+ *
+ * Not seen by any check: private memory (allocas; FlyDSL's register
+ * fragments are vectors, and an index out of a fragment is not checked),
+ * the LDS writes of LDS-DMA loads (race), spin-wait synchronisation
+ * through LDS flags (race reports it), two waves writing different bytes
+ * of one word (race reports it: it is per word), and the runtime's own LDS
+ * reads (ds_read_tr; the tensor data mover's reads of LDS for init). */
 #define FLY_EMU_CHECK_BOUNDS 0x1u
 #define FLY_EMU_CHECK_RACE 0x2u
 #define FLY_EMU_CHECK_INIT 0x4u
 #define FLY_EMU_CHECK_BARRIER 0x8u
+/* With FLY_EMU_CHECK_BOUNDS: a buffer access outside its V#'s range is a
+ * warning (bounds=strict). */
+#define FLY_EMU_CHECK_BOUNDS_STRICT 0x10u
 #define FLY_EMU_CHECK_MAX_SHOWN 10u
 #define FLY_EMU_CHECKS_GLOBAL "__fly_emu_checks"
 
@@ -576,6 +636,7 @@ typedef enum FlyEmuAccessKind {
 /* The memory a checked access is in. */
 #define FLY_EMU_SPACE_GLOBAL 0u
 #define FLY_EMU_SPACE_LDS 1u
+#define FLY_EMU_SPACE_BUFFER 2u /* through a buffer resource (V#) */
 
 /* A checked site of a kernel, a constant the compiler emits per access. */
 typedef struct FlyEmuSite {
@@ -586,7 +647,12 @@ typedef struct FlyEmuSite {
   int32_t argument;     /* 24: the kernel parameter the address derives
                                from (a pointer), or -1                     */
   uint32_t reserved;    /* 28: 0                                           */
-} FlyEmuSite;           /* 32 bytes on LP64 (ABI)                          */
+  const char *allocation; /* 32: the LDS global an LDS address derives
+                               from (its symbol), or NULL                  */
+  uint32_t allocation_offset; /* 40: its byte offset in the LDS           */
+  uint32_t allocation_bytes;  /* 44: its size; UINT32_MAX: the dynamic LDS,
+                               to the end of the workgroup's LDS           */
+} FlyEmuSite;           /* 48 bytes on LP64 (ABI)                          */
 
 /* Checks an access of `bytes` at `address`; returns the address to access:
  * `address` when it is in bounds, else a scratch buffer of the calling OS
@@ -618,6 +684,44 @@ void fly_emu_check_lds_written(FlyEmuContext *ctx, const void *address,
  * barrier interval (nothing for an address outside the LDS). */
 void fly_emu_check_race(FlyEmuContext *ctx, const void *address,
                         uint64_t bytes, const FlyEmuSite *site);
+/* The buffer accesses of code compiled with the bounds check: those of
+ * fly_emu_buffer_load, _store and _atomic_address ("Buffer resources"),
+ * with the range rule those execute, and the bounds check of `site`: a
+ * part the V# allows outside the tensor the V#'s base points into is an
+ * out-of-bounds report, and is then dropped as an out-of-range part is
+ * (a load reads 0, a store writes nothing, an atomic gets the zeroed
+ * slot); with FLY_EMU_CHECK_BOUNDS_STRICT, an access with a part out of the
+ * V#'s range is also a warning. */
+void fly_emu_buffer_load_checked(FlyEmuContext *ctx,
+                                 const FlyEmuBufferResource *rsrc,
+                                 uint32_t voffset, uint32_t soffset,
+                                 uint32_t bytes, void *dst,
+                                 const FlyEmuSite *site);
+void fly_emu_buffer_store_checked(FlyEmuContext *ctx,
+                                  const FlyEmuBufferResource *rsrc,
+                                  uint32_t voffset, uint32_t soffset,
+                                  uint32_t bytes, const void *src,
+                                  const FlyEmuSite *site);
+void *fly_emu_buffer_atomic_address_checked(FlyEmuContext *ctx,
+                                            const FlyEmuBufferResource *rsrc,
+                                            uint32_t voffset, uint32_t soffset,
+                                            uint32_t bytes,
+                                            const FlyEmuSite *site);
+/* fly_emu_tensor of code compiled with the bounds or the race check:
+ * `site` is the op's (its kind the LDS side's: a store for a load to LDS).
+ * With bounds, an element whose global bytes the descriptor allows but
+ * that leave the tensor its global address points into is reported and
+ * treated as out of the descriptor's range (a load writes 0 to LDS, a
+ * store writes nothing), and an element past the workgroup's LDS is
+ * reported and not copied (unchecked, it traps); one report of each kind
+ * per instruction. With race, each LDS element is an access of the
+ * issuing lane at `site`. */
+void fly_emu_tensor_checked(FlyEmuContext *ctx, uint32_t flags,
+                            const uint32_t *groups, const FlyEmuSite *site);
+/* The warnings of the calling thread's checked launches since the last
+ * call, one a line (the form is in "Checked emulation"), "" when there were
+ * none; the text stays valid until the thread's next call. */
+const char *fly_emu_take_warnings(void);
 /* s_barrier with the barrier check: fly_emu_barrier, remembering `site`. */
 void fly_emu_barrier_checked(FlyEmuContext *ctx, const FlyEmuSite *site);
 

@@ -1,8 +1,11 @@
 // The bounds check of the LDS DMA's own accesses (convert-rocdl-to-emu
 // with check=bounds): the lane's LDS destination and, for the global form,
-// its global source go through fly_emu_check_access (an LDS site and a
-// global one with no argument) before the copy; the buffer form's source
-// keeps the V#'s range checking. Unchecked: plain as before.
+// its global source go through fly_emu_check_access (an LDS site, and a
+// global one naming the kernel argument the source derives from, so it is
+// checked against that tensor only) before the copy; the buffer form's source
+// goes through fly_emu_buffer_load_checked (the V#'s range checking and
+// the bounds check of the tensor the V# was made from). Unchecked: plain
+// as before.
 // RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu{check=bounds}))' | FileCheck %s
 // RUN: fly-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-rocdl-to-emu))' | FileCheck %s --check-prefix=OFF
 
@@ -17,7 +20,8 @@
 // CHECK-NEXT: %[[TWELVE2:.*]] = llvm.mlir.constant(12 : i64) : i64
 // CHECK-NEXT: %[[SRC2:.*]] = llvm.call @fly_emu_check_access(%[[CTX]], %[[SRC]], %[[TWELVE2]], %[[SSITE]])
 // CHECK: "llvm.intr.memcpy"(%[[DST2]], %[[SRC2]], %{{.*}})
-// The sites: store to LDS (kind 1, space 1), load from global (0, 0).
+// The sites: store to LDS (kind 1, space 1, no argument), load from
+// global (0, 0) of argument 0, the pointer the source derives from.
 // CHECK: @[[LDS_SITE]]()
 // CHECK: llvm.mlir.addressof
 // CHECK-NEXT: llvm.mlir.addressof
@@ -29,7 +33,7 @@
 // CHECK-NEXT: llvm.mlir.addressof
 // CHECK-NEXT: llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: llvm.mlir.constant(0 : i32)
-// CHECK-NEXT: llvm.mlir.constant(-1 : i32)
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
 // OFF-LABEL: gpu.module @global_dma
 // OFF-NOT: fly_emu_check_access
 // OFF: "llvm.intr.memcpy"
@@ -45,10 +49,12 @@ gpu.module @global_dma {
 // CHECK-LABEL: gpu.module @buffer_dma
 // CHECK: %[[DST:.*]] = llvm.call @fly_emu_check_access
 // CHECK-NOT: fly_emu_check_access
-// CHECK: llvm.call @fly_emu_buffer_load(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DST]])
+// CHECK: %[[BSITE:.*]] = llvm.mlir.addressof @__fly_emu_site_
+// CHECK-NEXT: llvm.call @fly_emu_buffer_load_checked(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DST]], %[[BSITE]])
 // OFF-LABEL: gpu.module @buffer_dma
 // OFF-NOT: fly_emu_check_access
-// OFF: fly_emu_buffer_load
+// OFF-NOT: _checked
+// OFF: fly_emu_buffer_load(
 gpu.module @buffer_dma {
   llvm.func @k(%rsrc: !llvm.ptr<8>, %lds: !llvm.ptr<3>, %v: i32, %s: i32) attributes {rocdl.kernel} {
     %size = llvm.mlir.constant(16 : i32) : i32

@@ -19,6 +19,7 @@
 // CHECK-DAG: llvm.mlir.global internal constant @[[L9:__fly_emu_text_[0-9]+]]("k.py:9\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[L10:__fly_emu_text_[0-9]+]]("k.py:10\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[L11:__fly_emu_text_[0-9]+]]("k.py:11\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[TILE_NAME:__fly_emu_text_[0-9]+]]("tile\00")
 // CHECK-DAG: llvm.func @fly_emu_check_access(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func @fly_emu_check_extent(!llvm.ptr, i32, !llvm.ptr)
 // CHECK-DAG: llvm.func @fly_emu_barrier_checked(!llvm.ptr, !llvm.ptr)
@@ -32,6 +33,10 @@
 // CHECK-NEXT: %[[LEH:.*]] = llvm.getelementptr %[[LE]][1]
 // CHECK-NEXT: %[[LDS_LO:.*]] = llvm.load %[[LE]]
 // CHECK-NEXT: %[[LDS_HI:.*]] = llvm.load %[[LEH]]
+// The extent of the LDS global @tile: from its offset (0) in the LDS, its
+// 256 bytes.
+// CHECK-NEXT: %[[TILE_BYTES:.*]] = llvm.mlir.constant(256 : i64) : i64
+// CHECK-NEXT: %[[TILE_HI:.*]] = llvm.add %[[LDS_LO]], %[[TILE_BYTES]] : i64
 // CHECK: llvm.alloca %{{.*}} x !llvm.array<2 x i64>
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT: llvm.call @fly_emu_check_extent(%[[CTX]], %[[ONE]],
@@ -68,9 +73,9 @@
 // CHECK-NEXT: llvm.mlir.constant(16 : i64) : i64
 // CHECK-NEXT: %[[A3:.*]] = llvm.call @fly_emu_check_access
 // CHECK-NEXT: llvm.load %[[A3]] {{.*}} -> vector<4xf32>
-// An LDS store, tested against the LDS's extent.
+// An LDS store through @tile, tested against that allocation's extent.
 // CHECK: llvm.icmp "ult" %{{.*}}, %[[LDS_LO]]
-// CHECK-NEXT: llvm.icmp "ugt" %{{.*}}, %[[LDS_HI]]
+// CHECK-NEXT: llvm.icmp "ugt" %{{.*}}, %[[TILE_HI]]
 // CHECK: llvm.mlir.addressof @[[SITE4:__fly_emu_site_[0-9]+]]
 // CHECK: llvm.call @fly_emu_check_access
 // CHECK: llvm.store
@@ -86,7 +91,8 @@
 // CHECK: llvm.atomicrmw fadd
 // CHECK: llvm.return
 // The sites, in the order they were made (the barrier's while the kernel
-// was rewritten): FlyEmuSite {kernel, location, kind, space, argument, 0}.
+// was rewritten): FlyEmuSite {kernel, location, kind, space, argument, 0,
+// allocation, its offset, its bytes}.
 // CHECK: @[[SITE5]]()
 // CHECK: llvm.mlir.addressof @[[L11]]
 // CHECK-NEXT: llvm.mlir.constant(3 : i32)
@@ -107,6 +113,10 @@
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: llvm.mlir.constant(-1 : i32)
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.mlir.addressof @[[TILE_NAME]]
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.mlir.constant(256 : i32)
 // CHECK: llvm.mlir.global external constant @__fly_emu_checks(9 : i32)
 
 // BOUNDS: llvm.call @fly_emu_check_access
@@ -128,7 +138,7 @@
 // PIPE: llvm.call @fly_emu_barrier_checked
 // PIPE: @__fly_emu_checks(9 : i32)
 
-// BOGUS: unknown check 'bogus' in check=bounds,bogus (checks: bounds, race, init, barrier, all)
+// BOGUS: unknown check 'bogus' in check=bounds,bogus (checks: bounds, bounds=strict, race, init, barrier, all)
 
 // `all` is bounds, race, init and barrier (FLY_EMU_CHECK_* 1 | 2 | 4 | 8).
 // ALL: llvm.call @fly_emu_check_shadow

@@ -152,7 +152,14 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     global) and the kernel argument it derives from through GEPs,
     address space casts, bitcasts, selects and block arguments (-1 when
     that is not one pointer argument). With `barrier`, `s_barrier`
-    becomes `fly_emu_barrier_checked(%ctx, site)`. With any check, the
+    becomes `fly_emu_barrier_checked(%ctx, site)`. With `bounds`, buffer
+    loads, stores and atomics call the `_checked` forms of their runtime
+    functions with the site (the V#'s tensor bounds the access; with
+    `bounds=strict`, an access past num_records is also a warning), and a
+    tensor data mover copy calls `fly_emu_tensor_checked`. With `init`,
+    every LDS access marks or tests an inline shadow of the LDS (one byte
+    per byte, from `fly_emu_check_shadow`); with `race`, every LDS access
+    tells the runtime, which keeps a shadow per word. With any check, the
     module gets the external i32 constant `__fly_emu_checks` (the
     FLY_EMU_CHECK_* bits); without, nothing of this is emitted.
 
@@ -186,7 +193,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
            "memory is as aligned as its code declares (see Alignment).">,
     Option<"emuCheck", "check", "std::string", /*default=*/"\"\"",
            "The emulator's checks to compile in (see Checks): a comma list "
-           "of bounds, race, init, barrier, or all. Empty: none, the code is "
+           "of bounds (or bounds=strict), race, init, barrier, or all. Empty: "
+           "none, the code is "
            "unchanged.">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
