@@ -34,8 +34,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <condition_variable>
@@ -280,38 +278,6 @@ void freezeSharedIndexBases(llvm::Module &module) {
   }
 }
 
-/// LLVM's default module pipeline at `level` (1 to 3), as MLIR's
-/// makeOptimizingTransformer builds it but without the SLP vectorizer. A
-/// kernel reaches LLVM with its per-thread fragments already in vectors
-/// (loads, stores and MMA operands come from the vector dialect), so the
-/// vectorizer finds nothing to pack, and it was a fifth of the optimization
-/// pipeline of a small GEMM (tiled MMA) and 12% of a large one's.
-llvm::Error runOptimizationPipeline(llvm::Module &module, int level,
-                                    llvm::TargetMachine *machine) {
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = true;
-  tuning.LoopInterleaving = true;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = false;
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgsccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  llvm::OptimizationLevel optLevel = level == 1   ? llvm::OptimizationLevel::O1
-                                     : level == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(optLevel);
-  passes.run(module, modules);
-  return llvm::Error::success();
-}
-
 class InProcessSerializer : public ROCDL::SerializeGPUModuleBase {
 public:
   InProcessSerializer(Operation &module, ROCDL::ROCDLTargetAttr target,
@@ -344,10 +310,8 @@ protected:
     if (failed(tm))
       return noMachine();
     (*tm)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
-    llvm::Error error =
-        level == 0 ? makeOptimizingTransformer(level, /*sizeLevel=*/0,
-                                               *tm)(&llvmModule)
-                   : runOptimizationPipeline(llvmModule, level, *tm);
+    llvm::Error error = makeOptimizingTransformer(level, /*sizeLevel=*/0,
+                                                  *tm)(&llvmModule);
     if (error)
       return getOperation().emitError()
              << "LLVM's optimization failed: "
