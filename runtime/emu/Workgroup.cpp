@@ -70,6 +70,18 @@ static size_t nextPowerOfTwo(size_t n) {
   return p;
 }
 
+/// Grows `buffer` (of `capacity` bytes, 64-byte aligned) to hold `want`
+/// bytes; false, with `capacity` 0, when the allocation fails.
+template <typename Buffer>
+static bool reserveAligned(Buffer &buffer, size_t &capacity, size_t want) {
+  if (capacity >= want)
+    return true;
+  size_t bytes = (want + 63) / 64 * 64;
+  buffer.reset(static_cast<unsigned char *>(std::aligned_alloc(64, bytes)));
+  capacity = buffer ? bytes : 0;
+  return bool(buffer);
+}
+
 bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
   const FlyEmuLaunchConfig &c = l.config;
   const uint32_t n = c.block[0] * c.block[1] * c.block[2];
@@ -81,27 +93,17 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
     return false;
   }
   size_t ldsWant = c.lds_bytes ? c.lds_bytes : 64;
-  if (ldsCapacity < ldsWant) {
-    size_t bytes = (ldsWant + 63) / 64 * 64;
-    lds.reset(static_cast<unsigned char *>(std::aligned_alloc(64, bytes)));
-    ldsCapacity = lds ? bytes : 0;
-    if (!lds) {
-      l.fail("emulator: cannot allocate " + std::to_string(bytes) +
-             " bytes of LDS");
-      return false;
-    }
+  if (!reserveAligned(lds, ldsCapacity, ldsWant)) {
+    l.fail("emulator: cannot allocate " + std::to_string(ldsWant) +
+           " bytes of LDS");
+    return false;
   }
   shadowOn = (l.checks & FLY_EMU_CHECK_INIT) != 0;
   if (shadowOn) {
-    if (shadowCapacity < ldsWant) {
-      size_t bytes = (ldsWant + 63) / 64 * 64;
-      shadow.reset(static_cast<unsigned char *>(std::aligned_alloc(64, bytes)));
-      shadowCapacity = shadow ? bytes : 0;
-      if (!shadow) {
-        l.fail("emulator: cannot allocate " + std::to_string(bytes) +
-               " bytes of LDS shadow for the init check");
-        return false;
-      }
+    if (!reserveAligned(shadow, shadowCapacity, ldsWant)) {
+      l.fail("emulator: cannot allocate " + std::to_string(ldsWant) +
+             " bytes of LDS shadow for the init check");
+      return false;
     }
     std::memset(shadow.get(), 0, c.lds_bytes); // nothing written yet
   }

@@ -939,6 +939,11 @@ private:
   void insertInitChecks(Value ctx, StringRef kernel,
                         ArrayRef<CheckedAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
+  // {first, one past the last} byte (i64) of what kernel argument
+  // `argument` points into, or of the workgroup's LDS for -1, from
+  // fly_emu_check_extent, emitted at `b`.
+  std::pair<Value, Value> loadExtent(OpBuilder &b, Location loc, Value ctx,
+                                     int32_t argument);
   // The address of the constant FlyEmuSite of an access (one per distinct
   // site of the module).
   Value siteAddress(OpBuilder &b, Location loc, StringRef kernel,
@@ -1840,6 +1845,28 @@ Value ConvertROCDLToEmu::siteAddress(OpBuilder &b, Location loc,
   return LLVM::AddressOfOp::create(b, loc, site);
 }
 
+std::pair<Value, Value> ConvertROCDLToEmu::loadExtent(OpBuilder &b,
+                                                       Location loc, Value ctx,
+                                                       int32_t argument) {
+  MLIRContext *context = &getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  auto i32 = IntegerType::get(context, 32);
+  auto extentType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context), {ptrType, i32, ptrType});
+  Value one = LLVM::ConstantOp::create(b, loc, i32, int64_t(1));
+  auto pair = LLVM::LLVMArrayType::get(i64, 2);
+  Value slot = LLVM::AllocaOp::create(b, loc, ptrType, pair, one, 8);
+  LLVM::CallOp::create(
+      b, loc, getOrDeclare("fly_emu_check_extent", extentType),
+      ValueRange{ctx, LLVM::ConstantOp::create(b, loc, i32, int64_t(argument)),
+                 slot});
+  Value end = LLVM::GEPOp::create(b, loc, ptrType, i64, slot,
+                                  ArrayRef<LLVM::GEPArg>{1});
+  return {LLVM::LoadOp::create(b, loc, i64, slot, 8),
+          LLVM::LoadOp::create(b, loc, i64, end, 8)};
+}
+
 /// Before each access: a test of its bytes against the extent of the
 /// tensor its kernel argument points into (or of the workgroup's LDS),
 /// loaded once at the top of the body with fly_emu_check_extent, and only
@@ -1854,12 +1881,9 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
   MLIRContext *context = &getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
-  auto i32 = IntegerType::get(context, 32);
   auto checkType = LLVM::LLVMFunctionType::get(ptrType,
                                                {ptrType, ptrType, i64, ptrType});
   LLVM::LLVMFuncOp check = getOrDeclare("fly_emu_check_access", checkType);
-  auto extentType = LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(context), {ptrType, i32, ptrType});
   Block *entry = cast<BlockArgument>(ctx).getOwner();
 
   // The extents: per argument (-1: LDS), {first, one past the last} as i64.
@@ -1869,18 +1893,7 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
     if (extent.first)
       return extent;
     OpBuilder b = OpBuilder::atBlockBegin(entry);
-    Location loc = entry->getParentOp()->getLoc();
-    Value one = LLVM::ConstantOp::create(b, loc, i32, int64_t(1));
-    auto pair = LLVM::LLVMArrayType::get(i64, 2);
-    Value slot = LLVM::AllocaOp::create(b, loc, ptrType, pair, one, 8);
-    LLVM::CallOp::create(
-        b, loc, getOrDeclare("fly_emu_check_extent", extentType),
-        ValueRange{ctx, LLVM::ConstantOp::create(b, loc, i32, int64_t(argument)),
-                   slot});
-    Value high = LLVM::GEPOp::create(b, loc, ptrType, i64, slot,
-                                     ArrayRef<LLVM::GEPArg>{1});
-    extent = {LLVM::LoadOp::create(b, loc, i64, slot, 8),
-              LLVM::LoadOp::create(b, loc, i64, high, 8)};
+    extent = loadExtent(b, entry->getParentOp()->getLoc(), ctx, argument);
     return extent;
   };
 
@@ -1997,7 +2010,6 @@ void ConvertROCDLToEmu::insertInitChecks(Value ctx, StringRef kernel,
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto voidType = LLVM::LLVMVoidType::get(context);
   auto i64 = IntegerType::get(context, 64);
-  auto i32 = IntegerType::get(context, 32);
   Block *entry = cast<BlockArgument>(ctx).getOwner();
   Value low, high, shadow;
   auto prepare = [&] {
@@ -2005,20 +2017,7 @@ void ConvertROCDLToEmu::insertInitChecks(Value ctx, StringRef kernel,
       return;
     OpBuilder b = OpBuilder::atBlockBegin(entry);
     Location loc = entry->getParentOp()->getLoc();
-    Value one = LLVM::ConstantOp::create(b, loc, i32, int64_t(1));
-    auto pair = LLVM::LLVMArrayType::get(i64, 2);
-    Value slot = LLVM::AllocaOp::create(b, loc, ptrType, pair, one, 8);
-    LLVM::CallOp::create(
-        b, loc,
-        getOrDeclare("fly_emu_check_extent",
-                     LLVM::LLVMFunctionType::get(voidType,
-                                                 {ptrType, i32, ptrType})),
-        ValueRange{ctx, LLVM::ConstantOp::create(b, loc, i32, int64_t(-1)),
-                   slot});
-    Value end = LLVM::GEPOp::create(b, loc, ptrType, i64, slot,
-                                    ArrayRef<LLVM::GEPArg>{1});
-    low = LLVM::LoadOp::create(b, loc, i64, slot, 8);
-    high = LLVM::LoadOp::create(b, loc, i64, end, 8);
+    std::tie(low, high) = loadExtent(b, loc, ctx, -1);
     if (init)
       shadow = LLVM::CallOp::create(
                  b, loc,
