@@ -428,3 +428,33 @@ def test_printf_is_a_clear_error(gfx942):
     assert e.value.filename == THIS_FILE
     assert e.value.lineno == _LINES["printf"]
     assert "__ockl_printf_begin" in str(e.value)
+
+
+# -- element-by-element code becomes packed math ------------------------------
+
+@flyc.kernel
+def f16_elementwise_kernel(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor):
+    tid = fx.thread_idx.x
+    tA, tB, tC = (fx.slice(fx.zipped_divide(t, (8,)), (None, tid)) for t in (A, B, C))
+    rA, rB, rC = (fx.make_fragment_like(t) for t in (tA, tB, tC))
+    atom = fx.make_copy_atom(fx.UniversalCopy128b(), fx.Float16)
+    fx.copy(atom, tA, rA)
+    fx.copy(atom, tB, rB)
+    for i in fx.range_constexpr(8):
+        rC[i] = rA[i] * rB[i] + rA[i]
+    fx.copy(atom, rC, tC)
+
+
+@flyc.jit
+def run_f16_elementwise(A, B, C):
+    f16_elementwise_kernel(A, B, C).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+def test_elementwise_f16_on_a_fragment_is_packed_math(gfx942):
+    """Eight f16 products and sums written one element at a time reach the
+    ISA as four v_pk_mul_f16 and four v_pk_add_f16 (LLVM's SLP vectorizer in
+    the optimization pipeline pairs them), and no scalar f16 multiply."""
+    a = np.zeros(512, np.float16)
+    ops = isa_ops(flyc.compile(run_f16_elementwise, a, a.copy(), a.copy()))
+    assert ops.count("v_pk_mul_f16") == 4 and ops.count("v_pk_add_f16") == 4, ops
+    assert not [o for o in ops if o.startswith("v_mul_f16")], ops
