@@ -93,6 +93,34 @@ def test_names_in_all():
     assert "cvt_sr_f32_to_bf16" in rocdl.cdna4.__all__
 
 
+def test_each_name_is_where_the_table_says():
+    """fx.rocdl imports a name's module on first use: its table of names
+    agrees with each module's __all__, and every name resolves."""
+    import importlib
+
+    for module, names in rocdl._EXPORTS.items():
+        defined = importlib.import_module(f"flydsl.expr.rocdl.{module}")
+        if module != "_cvt":  # outside every __all__, as in FlyDSL
+            assert list(names) == list(defined.__all__), module
+        for name in names:
+            assert getattr(rocdl, name) is getattr(defined, name)
+    assert set(rocdl.__all__) <= set(dir(rocdl))
+    with pytest.raises(AttributeError, match="no attribute 'MFMA_16x16'"):
+        rocdl.MFMA_16x16
+
+
+def test_a_kernel_imports_only_the_families_it_uses():
+    import subprocess
+    import sys
+
+    code = ("import sys, flydsl.expr as fx\n"
+            "fx.rocdl.MFMA\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
+            "             if m.startswith('flydsl.expr.rocdl.')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["['_mfma']"]
+
+
 def test_sync_scope_is_amdgpu_own():
     s = rocdl.SyncScope
     assert s is not fx.SyncScope

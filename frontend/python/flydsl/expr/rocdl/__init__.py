@@ -7,25 +7,57 @@ scheduling and waiting instructions; the per-family namespaces (`cdna3`,
 only that family has. Each operation is a type of the compiler's fly_rocdl
 dialect: fx.make_copy_atom / fx.make_mma_atom take it like the universal
 ones, and an operation the target chip lacks is a located error naming the
-chips that have it."""
+chips that have it.
 
-# isort: skip_file
-from ._enum import *  # noqa: F401,F403
-from ._buffer import *  # noqa: F401,F403
-from ._mfma import *  # noqa: F401,F403
-from ._wmma import *  # noqa: F401,F403
-from ._sched import *  # noqa: F401,F403
-from . import cdna3, cdna4, rdna3, rdna4  # noqa: F401
-# gfx1250 (FlyDSL's `cdna5`, outside fx.rocdl's __all__ there too): its
-# names are also fx.rocdl's, as FlyDSL star-imports them.
-from . import cdna5, tdm_ops  # noqa: F401
-from .cdna5 import *  # noqa: F401,F403
-# The packed fp8 / fp4 conversions: fx.rocdl names outside its __all__.
-from ._cvt import (cvt_pk_fp8_f32, cvt_pk_bf8_f32, cvt_pk_f32_fp8, cvt_pk_f32_bf8,  # noqa: F401
-                   cvt_f32_fp8, cvt_f32_bf8, cvt_scalef32_pk_f32_fp4,
-                   cvt_scalef32_pk_bf16_fp4, cvt_scalef32_pk_fp4_f32)
+Each name is imported from its module when first used, so that a kernel
+pays only for the families it uses (a trace reaches fx.rocdl on first use
+too): this table says which module holds which name, and each private
+module's `__all__` is its part of it."""
 
-from . import _buffer, _enum, _mfma, _sched, _wmma
+# The names of fx.rocdl and the modules that define them.
+_EXPORTS = {
+    "_enum": ("SyncScope",),
+    "_buffer": (
+        "BufferCopy", "BufferCopy8b", "BufferCopy16b", "BufferCopy32b", "BufferCopy64b",
+        "BufferCopy128b", "BufferCopyLDS", "BufferCopyLDS32b", "BufferCopyLDS128b",
+        "BufferAtomic", "BufferAtomicAdd", "BufferAtomicMax", "BufferAtomicMin",
+        "BufferAtomicPkAdd", "make_buffer_ptr", "make_buffer_tensor", "get_buffer_rsrc"),
+    "_mfma": ("MFMA",),
+    "_wmma": ("WMMA",),
+    "_sched": (
+        "s_waitcnt", "asyncmark", "wait_asyncmark", "sched_mfma", "sched_vmem", "sched_dsrd",
+        "sched_dswr", "sched_barrier", "sched_group_barrier", "s_setprio", "s_barrier",
+        "readfirstlane", "update_dpp", "permlanex16", "permlane16_swap", "permlane32_swap"),
+    # gfx1250 (FlyDSL's `cdna5`, outside fx.rocdl's __all__ there too): its
+    # names are also fx.rocdl's, as FlyDSL star-imports them.
+    "cdna5": ("WMMAScale", "TDM", "make_tdm_atom"),
+    # The packed fp8 / fp4 conversions: fx.rocdl names outside its __all__.
+    "_cvt": (
+        "cvt_pk_fp8_f32", "cvt_pk_bf8_f32", "cvt_pk_f32_fp8", "cvt_pk_f32_bf8", "cvt_f32_fp8",
+        "cvt_f32_bf8", "cvt_scalef32_pk_f32_fp4", "cvt_scalef32_pk_bf16_fp4",
+        "cvt_scalef32_pk_fp4_f32"),
+}
+_NAMESPACES = ("cdna3", "cdna4", "rdna3", "rdna4", "cdna5", "tdm_ops")
+_LAZY = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = ["cdna3", "cdna4", "rdna3", "rdna4"] + [
-    name for module in (_enum, _buffer, _mfma, _wmma, _sched) for name in module.__all__]
+    name for module in ("_enum", "_buffer", "_mfma", "_wmma", "_sched")
+    for name in _EXPORTS[module]]
+
+
+def __getattr__(name: str):
+    """A name of fx.rocdl (or one of its namespaces), imported on first use."""
+    module = _LAZY.get(name)
+    if module is None and name not in _NAMESPACES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = importlib.import_module(f"{__name__}.{module or name}")
+    if module is not None:
+        value = getattr(value, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_NAMESPACES))
