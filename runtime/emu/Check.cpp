@@ -2,9 +2,11 @@
 //
 // The runtime side of the emulator's checks (Emu.h, "Checked emulation"):
 // the extents of a launch's tensors, the bounds check generated code calls
-// before each global or LDS access, the init check's calls (the shadow of
-// the workgroup's LDS is Workgroup.cpp's), and the reports a checked launch
-// collects and returns as its error. The barrier check is Workgroup.cpp's.
+// before each global or LDS access (and for a private access or register
+// fragment index the generated code found out of range), the init check's
+// calls (the shadow of the workgroup's LDS is Workgroup.cpp's), and the
+// reports a checked launch collects and returns as its error. The barrier
+// check is Workgroup.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +96,42 @@ std::string workItemText(const FlyEmuContext &c) {
                 c.workgroup_id[0], c.workgroup_id[1], c.workgroup_id[2],
                 c.work_item_id[0], c.work_item_id[1], c.work_item_id[2]);
   return text;
+}
+
+// fly_emu_check_access of a work-item's own memory (FLY_EMU_SPACE_PRIVATE),
+// which the generated code calls only for an access it found out of range:
+// a register vector's index (`address` the index, `bytes` the length), or
+// an alloca's byte offset (`address` the offset, `bytes` the access's).
+void *checkPrivate(Fiber &f, LaunchState &l, FlyEmuContext &ctx,
+                   void *address, uint64_t bytes, const FlyEmuSite &site) {
+  const int64_t at = int64_t(reinterpret_cast<intptr_t>(address));
+  char detail[320];
+  if (site.kind == FLY_EMU_ACCESS_FRAGMENT_READ ||
+      site.kind == FLY_EMU_ACCESS_FRAGMENT_WRITE) {
+    std::snprintf(detail, sizeof detail,
+                  "index %" PRId64 ", the fragment has %" PRIu64 " element%s",
+                  at, bytes, bytes == 1 ? "" : "s");
+    l.report(site, ctx,
+             std::string("out-of-bounds register fragment ") +
+                 (site.kind == FLY_EMU_ACCESS_FRAGMENT_READ ? "read" : "write"),
+             detail);
+    return address;
+  }
+  std::snprintf(detail, sizeof detail,
+                "private allocation '%s' byte offset %" PRId64
+                ", its extent is %" PRIu32 " bytes",
+                site.allocation ? site.allocation : "", at,
+                site.allocation_bytes);
+  l.report(site, ctx,
+           std::string("out-of-bounds private ") + kindName(site.kind) +
+               " of " + std::to_string(bytes) + " bytes",
+           detail);
+  if (bytes > kScratchBytes)
+    f.runner->trap(f, "an out-of-bounds access wider than the emulator's "
+                      "scratch buffer");
+  if (site.kind != FLY_EMU_ACCESS_STORE)
+    std::memset(scratch, 0, bytes);
+  return scratch;
 }
 
 } // namespace
@@ -396,6 +434,8 @@ void *fly_emu_check_access(FlyEmuContext *ctx, void *address, uint64_t bytes,
                            const FlyEmuSite *site) {
   Fiber &f = *static_cast<Fiber *>(ctx->runtime);
   LaunchState &l = *f.runner->launchState();
+  if (site->space == FLY_EMU_SPACE_PRIVATE)
+    return checkPrivate(f, l, *ctx, address, bytes, *site);
   const uintptr_t a = reinterpret_cast<uintptr_t>(address);
   char detail[320];
   if (site->space != FLY_EMU_SPACE_LDS &&

@@ -8,7 +8,9 @@ removed, a plain load racing atomics, a barrier under a lane-dependent
 condition, two branches meeting at different barriers, a store through a
 4 GiB buffer resource past its tensor, an LDS store overrunning into the
 next allocation or into the dynamic LDS, an LDS DMA reading past its own
-tensor into the next, a helper's barrier reached from two branches --
+tensor into the next, a helper's barrier reached from two branches, a
+register fragment read or written one element past its end (or before its
+start) at a run-time index, an alloca indexed past its end --
 must be reported as an EmuCheckError with the kind, the kernel, the line
 of the access (found here with inspect, from this file's source), the
 work-item, the tensor and the byte offset; the same kernels fixed run
@@ -431,6 +433,57 @@ def tdm_tiles(A: fx.Tensor, B: fx.Tensor, extra: fx.Constexpr[int] = 0,
         grid=((M + TDM_M - 1) // TDM_M, (N + TDM_N - 1) // TDM_N, 1), block=(64, 1, 1))
 
 
+@flyc.kernel
+def window_kernel(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr):
+    """Each work-item loads its 8 floats of A into a register fragment and
+    takes element t % 8 + off of it: an index known only at run time."""
+    t = fx.thread_idx.x
+    frag = fx.make_rmem_tensor(8, fx.Float32)
+    for i in fx.range_constexpr(8):
+        frag[i] = A[t * 8 + i]
+    C[t] = frag[t % 8 + off]  # the fragment read
+
+
+@flyc.jit
+def window(A: fx.Tensor, C: fx.Tensor, off: fx.Constexpr[int] = 0):
+    window_kernel(A, C, off).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def mark_kernel(C: fx.Tensor, k: fx.Int32):
+    """Each work-item fills a fragment of 8 with 1.0, sets element t % 8 + k
+    (k a kernel argument) to -1.0 and stores the fragment to its 8 floats."""
+    t = fx.thread_idx.x
+    frag = fx.make_rmem_tensor(8, fx.Float32)
+    frag.fill(1.0)
+    frag[t % 8 + k] = -1.0  # the fragment write
+    for i in fx.range_constexpr(8):
+        C[t * 8 + i] = frag[i]
+
+
+@flyc.jit
+def mark(C: fx.Tensor, k: fx.Int32):
+    mark_kernel(C, k).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@flyc.kernel
+def fill_kernel(A: fx.Tensor, C: fx.Tensor, n: fx.Int32):
+    """A loop of run-time length n fills a fragment of 4 from A, then the
+    fragment is stored to the work-item's 4 floats of C."""
+    t = fx.thread_idx.x
+    frag = fx.make_rmem_tensor(4, fx.Float32)
+    frag.fill(0.0)
+    for i in fx.range(n):
+        frag[i] = A[t * 4 + i]  # the fragment write in the loop
+    for i in fx.range_constexpr(4):
+        C[t * 4 + i] = frag[i]
+
+
+@flyc.jit
+def fill(A: fx.Tensor, C: fx.Tensor, n: fx.Int32):
+    fill_kernel(A, C, n).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
 def iota(n=64):
     return np.arange(n, dtype=np.float32)
 
@@ -520,6 +573,101 @@ def test_lds_store_one_past_the_allocation(chip):
     assert (u["tensor"], u["offset"], u["extent"]) == (None, 0, 256)
     reverse(a, c)
     assert np.array_equal(c, a[::-1])
+
+
+# ---- register fragments and private memory --------------------------------------
+
+def test_fragment_read_one_past_its_end(chip):
+    """Element t % 8 + 1 of an 8-element fragment: the last work-item of
+    every 8 reads index 8, which on the GPU is poison; reported at the read
+    with the work-item, the index and the length, and read as 0."""
+    a = np.arange(512, dtype=np.float32)
+    c = np.full(64, -5.0, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        window(a, c, off=1)
+    err = info.value
+    assert err.count == len(err.reports) == 8, str(err)
+    line = line_of(window_kernel, "# the fragment read")
+    assert sorted(r["thread"][0] for r in err.reports) == list(range(7, 64, 8))
+    for r in err.reports:
+        assert r["kind"] == "out-of-bounds register fragment read"
+        assert (r["file"], r["line"], r["block"]) == (HERE, line, (0, 0, 0))
+        assert (r["index"], r["elements"]) == (8, 8)
+        assert r["detail"] == "index 8, the fragment has 8 elements"
+        assert r["tensor"] is None
+    assert err.kernel == "window_kernel" and (err.filename, err.lineno) == (HERE, line)
+    t = np.arange(64)
+    want = np.where(t % 8 == 7, 0.0, a[np.minimum(t * 8 + t % 8 + 1, 511)]).astype(np.float32)
+    assert np.array_equal(c, want)
+    # One before the start: index -1 (as the kernel computed it).
+    with pytest.raises(flyc.EmuCheckError) as info:
+        window(a, c, off=-1)
+    err = info.value
+    assert err.count == len(err.reports) == 8, str(err)
+    assert sorted(r["thread"][0] for r in err.reports) == list(range(0, 64, 8))
+    assert all((r["index"], r["elements"], r["line"]) == (-1, 8, line) for r in err.reports)
+    # Fixed: clean and right.
+    window(a, c)
+    assert np.array_equal(c, a[t * 8 + t % 8])
+
+
+def test_fragment_write_past_its_end_is_dropped(chip):
+    """A run-time index from a kernel argument: k = 1 makes every 8th
+    work-item write element 8 of its 8; the write is reported and not made
+    (its fragment keeps its 1.0s); k = 0 is clean."""
+    c = np.zeros(512, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        mark(c, 1)
+    err = info.value
+    assert err.count == len(err.reports) == 8, str(err)
+    assert sorted(r["thread"][0] for r in err.reports) == list(range(7, 64, 8))
+    for r in err.reports:
+        assert r["kind"] == "out-of-bounds register fragment write"
+        assert r["line"] == line_of(mark_kernel, "# the fragment write")
+        assert (r["index"], r["elements"]) == (8, 8)
+    rows = c.reshape(64, 8)
+    t = np.arange(64)
+    want = np.ones((64, 8), np.float32)
+    inside = t % 8 != 7
+    want[t[inside], t[inside] % 8 + 1] = -1.0
+    assert np.array_equal(rows, want)
+    mark(c, 0)
+    want = np.ones((64, 8), np.float32)
+    want[t, t % 8] = -1.0
+    assert np.array_equal(rows, want)
+
+
+def test_fragment_loop_one_iteration_too_many(chip):
+    """n = 5 over a fragment of 4: every work-item's last iteration writes
+    index 4 (64 reports, the first 10 shown); n = 4 is clean."""
+    a = np.arange(320, dtype=np.float32)
+    c = np.zeros(256, np.float32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        fill(a, c, 5)
+    err = info.value
+    assert err.count == 64 and len(err.reports) == 10, str(err)
+    assert "... and 54 more" in str(err)
+    line = line_of(fill_kernel, "# the fragment write in the loop")
+    assert all((r["kind"], r["line"], r["index"], r["elements"]) ==
+               ("out-of-bounds register fragment write", line, 4, 4) for r in err.reports)
+    assert np.array_equal(c, a[:256])  # the 4 in-range writes of each were made
+    c[:] = 0
+    fill(a, c, 4)
+    assert np.array_equal(c, a[:256])
+
+
+def test_fragment_index_unchecked_by_default(fly_env):
+    """Without FLYDSL_EMU_CHECK the bad index is not looked at: no report
+    (the in-range work-items' results are right)."""
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None, FLYDSL_EMU_CHECK=None)
+    a = np.arange(512, dtype=np.float32)
+    c = np.zeros(64, np.float32)
+    window(a, c, off=1)
+    t = np.arange(64)
+    inside = t % 8 != 7
+    assert np.array_equal(c[inside], a[t[inside] * 8 + t[inside] % 8 + 1])
+    blob = b"".join(e for _, _, e in flyc.compile(window, a, c, off=1).code_objects)
+    assert b"fly_emu_check_access" not in blob
 
 
 # ---- buffer resources (V#) -----------------------------------------------------
@@ -1196,6 +1344,62 @@ def test_emu_run_tool_check_flag(emu_run, tmp_path):
     cmd[-1] = "--check=bogus"
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0 and "unknown check 'bogus'" in proc.stderr
+
+
+PRIVATE = """
+gpu.module @scratchpad {
+  llvm.func @k(%out: !llvm.ptr<1>, %shift: i32) attributes {rocdl.kernel} {
+    %i = rocdl.workitem.id.x : i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %pad = llvm.alloca %one x !llvm.array<4 x f32> : (i32) -> !llvm.ptr<5> loc("pad.py":3:5)
+    %first = llvm.getelementptr %pad[0, 0] : (!llvm.ptr<5>) -> !llvm.ptr<5>, !llvm.array<4 x f32>
+    %zero = llvm.mlir.constant(0.0 : f32) : f32
+    llvm.store %zero, %first : f32, !llvm.ptr<5> loc("pad.py":4:5)
+    %j = llvm.add %i, %shift : i32
+    %f = llvm.sitofp %i : i32 to f32
+    %slot = llvm.getelementptr %pad[0, %j] : (!llvm.ptr<5>, i32) -> !llvm.ptr<5>, !llvm.array<4 x f32>
+    llvm.store %f, %slot : f32, !llvm.ptr<5> loc("pad.py":6:5)
+    %flat = llvm.addrspacecast %slot : !llvm.ptr<5> to !llvm.ptr
+    %v = llvm.load %flat : !llvm.ptr -> f32 loc("pad.py":7:5)
+    %g = llvm.getelementptr %out[%i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %v, %g {alignment = 4 : i64} : f32, !llvm.ptr<1>
+    llvm.return
+  }
+}
+"""
+
+
+def test_emu_run_tool_private_memory(emu_run, tmp_path):
+    """A 4-float alloca indexed by work-item + shift: with shift 1,
+    work-item 3's store (through the private pointer) and load (through its
+    flat cast) are 16 bytes in, at the alloca's end; each is reported with
+    the alloca (its order and line), the byte offset and its extent, and
+    the launch runs to its end (the store went to the check's scratch, not
+    past the work-item's frame). The store of element 0 is not reported;
+    shift 0 is clean and right."""
+    kernel = tmp_path / "pad.mlir"
+    kernel.write_text(PRIVATE)
+    cmd = [emu_run, str(kernel), "--kernel=k", "--chip=gfx942", "--block=4,1,1",
+           "--arg=buf:f32:4:fill=-1", "--arg=i32:1", "--check=bounds"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "check: 2 reports in kernel k (the first 2 shown)" in proc.stderr, proc.stderr
+    for kind, line in (("store", 6), ("load", 7)):
+        assert (f"out-of-bounds private {kind} of 4 bytes at pad.py:{line} in workgroup (0,0,0), "
+                "work-item (3,0,0): private allocation 'alloca #1 at pad.py:3' byte offset 16, "
+                "its extent is 16 bytes") in proc.stderr, proc.stderr
+    from flydsl.compiler import emu_check
+    err = emu_check.error("", proc.stderr[proc.stderr.index("check:"):])
+    assert err.count == 2
+    r = err.reports[0]
+    assert (r["allocation"], r["allocation_offset"], r["allocation_extent"]) == \
+        ("alloca #1 at pad.py:3", 16, 16)
+    assert (r["tensor"], r["offset"], r["extent"]) == (None, 16, 16)
+    assert not any(report["line"] == 4 for report in err.reports)
+    cmd[6] = "--arg=i32:0"
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.split() == ["arg0:", "0", "1", "2", "3"], \
+        proc.stderr
 
 
 RANGED = """

@@ -14,7 +14,10 @@
 //   5. with check=bounds, precedes each such access with a call of the
 //      runtime's bounds check, given a constant site (kernel, source line,
 //      access kind, memory, and the kernel argument the address derives
-//      from, traced through GEPs and casts); with check=init, each LDS
+//      from, traced through GEPs and casts), and each register-vector
+//      element at a run-time index and each access through a pointer
+//      traced to one alloca with a test against the vector's length or
+//      the alloca's bytes (insertPrivateChecks); with check=init, each LDS
 //      access marks or tests an inline shadow of the LDS; with check=race,
 //      each LDS access calls the runtime's race check; with check=barrier,
 //      barriers become fly_emu_barrier_checked with their site.
@@ -775,8 +778,11 @@ struct PointerRoot {
   enum Kind { Unknown, Argument, Lds, OtherGlobal, Private } kind = Unknown;
   int32_t argument = -1;
   StringAttr global; // the LDS global, for kind Lds
+  // The alloca, for kind Private (null: one of several).
+  Operation *alloca = nullptr;
   bool operator==(const PointerRoot &o) const {
-    return kind == o.kind && argument == o.argument && global == o.global;
+    return kind == o.kind && argument == o.argument && global == o.global &&
+           alloca == o.alloca;
   }
 };
 
@@ -812,6 +818,9 @@ private:
       return b;
     if (!b)
       return a;
+    if (a->kind == PointerRoot::Private && b->kind == PointerRoot::Private &&
+        a->alloca != b->alloca)
+      return PointerRoot{PointerRoot::Private};
     return *a == *b ? a : std::optional<PointerRoot>(PointerRoot{});
   }
 
@@ -854,7 +863,7 @@ private:
       return PointerRoot{PointerRoot::OtherGlobal};
     }
     if (isa<LLVM::AllocaOp>(op))
-      return PointerRoot{PointerRoot::Private};
+      return PointerRoot{PointerRoot::Private, -1, {}, op};
     return PointerRoot{};
   }
 
@@ -863,6 +872,20 @@ private:
   llvm::DenseMap<Value, PointerRoot> cache;
   llvm::DenseSet<Value> visiting;
 };
+
+/// The bytes an access of `type` touches: a vector's elements (a
+/// vector<3xf32> is 12 bytes, though the data layout rounds its size up to
+/// 16).
+uint64_t accessBytes(Type type, const DataLayout &layout) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    if (!vector.isScalable())
+      return (uint64_t(vector.getNumElements()) *
+                  layout.getTypeSizeInBits(vector.getElementType())
+                      .getFixedValue() +
+              7) /
+             8;
+  return layout.getTypeSize(type).getFixedValue();
+}
 
 /// An access the bounds check precedes.
 struct CheckedAccess {
@@ -906,20 +929,152 @@ SmallVector<CheckedAccess> checkedAccesses(LLVM::LLVMFuncOp kernel,
         isa<LLVM::LLVMPointerType>(
             kernel.getArgument(root.argument).getType()))
       argument = root.argument;
-    // The bytes the access touches: a vector's elements (a vector<3xf32>
-    // is 12 bytes, though the data layout rounds its size up to 16).
-    uint64_t bytes = layout.getTypeSize(access->type).getFixedValue();
-    if (auto vector = dyn_cast<VectorType>(access->type))
-      if (!vector.isScalable())
-        bytes = (uint64_t(vector.getNumElements()) *
-                     layout.getTypeSizeInBits(vector.getElementType())
-                         .getFixedValue() +
-                 7) /
-                8;
     accesses.push_back({op, kind, lds ? FLY_EMU_SPACE_LDS : FLY_EMU_SPACE_GLOBAL,
-                        argument, bytes,
+                        argument, accessBytes(access->type, layout),
                         root.kind == PointerRoot::Lds ? root.global
                                                       : StringAttr()});
+  });
+  return accesses;
+}
+
+/// What the bounds check of a work-item's own memory precedes: an element
+/// of a register vector taken or replaced at an index that is not a
+/// constant in range, or a load, store or atomic through a pointer derived
+/// from one alloca of static size and not at a constant offset inside it.
+struct PrivateAccess {
+  Operation *op;
+  uint32_t kind; // FlyEmuAccessKind (FLY_EMU_ACCESS_FRAGMENT_*: a vector)
+  // A vector: its length; an access: the bytes it touches.
+  uint64_t bytes;
+  bool outside = false; // a constant index or offset out of range
+  // An access: the alloca, its bytes and its name in reports.
+  Operation *alloca = nullptr;
+  uint64_t extent = 0;
+  std::string allocation;
+};
+
+/// The constant byte offset of `v` from `base` along GEPs (constant
+/// indices through arrays) and casts, or nullopt.
+std::optional<int64_t> constantOffset(Value v, Value base,
+                                      const DataLayout &layout) {
+  int64_t offset = 0;
+  for (unsigned depth = 0; v != base; ++depth) {
+    Operation *op = v.getDefiningOp();
+    if (!op || depth > 64)
+      return std::nullopt;
+    if (auto cast = dyn_cast<LLVM::AddrSpaceCastOp>(op)) {
+      v = cast.getArg();
+      continue;
+    }
+    if (auto cast = dyn_cast<LLVM::BitcastOp>(op)) {
+      v = cast.getArg();
+      continue;
+    }
+    auto gep = dyn_cast<LLVM::GEPOp>(op);
+    if (!gep)
+      return std::nullopt;
+    Type type = gep.getElemType();
+    bool first = true;
+    for (auto index : gep.getIndices()) {
+      int64_t i;
+      if (auto attr = dyn_cast<IntegerAttr>(index)) {
+        i = attr.getValue().getSExtValue();
+      } else {
+        APInt value;
+        if (!matchPattern(cast<Value>(index), m_ConstantInt(&value)) ||
+            value.getSignificantBits() > 64)
+          return std::nullopt;
+        i = value.getSExtValue();
+      }
+      if (!first) {
+        auto array = dyn_cast<LLVM::LLVMArrayType>(type);
+        if (!array)
+          return std::nullopt; // a struct field, a vector lane
+        type = array.getElementType();
+      }
+      first = false;
+      int64_t step;
+      if (llvm::MulOverflow(i, int64_t(layout.getTypeSize(type).getFixedValue()),
+                            step) ||
+          llvm::AddOverflow(offset, step, offset))
+        return std::nullopt;
+    }
+    v = gep.getBase();
+  }
+  return offset;
+}
+
+/// The register-vector indices and alloca accesses of `kernel` that the
+/// bounds check covers (PrivateAccess). An alloca is named in reports by
+/// its order in the kernel and its line: "alloca #2 at k.py:7".
+SmallVector<PrivateAccess> privateAccesses(LLVM::LLVMFuncOp kernel,
+                                           const DataLayout &layout,
+                                           SymbolTable &symbols) {
+  SmallVector<PrivateAccess> accesses;
+  // Each alloca's bytes (0: not a static size the check can hold) and name.
+  llvm::DenseMap<Operation *, std::pair<uint64_t, std::string>> allocas;
+  kernel.walk([&](LLVM::AllocaOp alloca) {
+    std::string name = "alloca #" + std::to_string(allocas.size() + 1);
+    if (std::string line = sourceLine(alloca.getLoc()); !line.empty())
+      name += " at " + line;
+    APInt count;
+    uint64_t bytes = 0;
+    if (matchPattern(alloca.getArraySize(), m_ConstantInt(&count)) &&
+        count.getActiveBits() <= 32) {
+      uint64_t total = count.getZExtValue() *
+                       layout.getTypeSize(alloca.getElemType()).getFixedValue();
+      if (total < UINT32_MAX)
+        bytes = total;
+    }
+    allocas[alloca] = {bytes, std::move(name)};
+  });
+  Provenance provenance(kernel, symbols);
+  kernel.walk([&](Operation *op) {
+    if (isa<LLVM::ExtractElementOp, LLVM::InsertElementOp>(op)) {
+      auto extract = dyn_cast<LLVM::ExtractElementOp>(op);
+      auto insert = dyn_cast<LLVM::InsertElementOp>(op);
+      auto vector = dyn_cast<VectorType>(extract ? extract.getVector().getType()
+                                                 : insert.getVector().getType());
+      Value index = extract ? extract.getPosition() : insert.getPosition();
+      auto indexType = dyn_cast<IntegerType>(index.getType());
+      if (!vector || vector.isScalable() || vector.getRank() != 1 || !indexType)
+        return;
+      const uint64_t length = uint64_t(vector.getNumElements());
+      // An index type too narrow to reach the length is always in range.
+      if (indexType.getWidth() < 64 &&
+          length >= (uint64_t(1) << indexType.getWidth()))
+        return;
+      APInt value;
+      bool constant = matchPattern(index, m_ConstantInt(&value));
+      if (constant && value.ult(length))
+        return;
+      accesses.push_back({op,
+                          extract ? uint32_t(FLY_EMU_ACCESS_FRAGMENT_READ)
+                                  : uint32_t(FLY_EMU_ACCESS_FRAGMENT_WRITE),
+                          length, constant});
+      return;
+    }
+    std::optional<MemoryAccess> access = memoryAccess(op);
+    if (!access || !isa<LLVM::LLVMPointerType>(access->address.getType()))
+      return;
+    PointerRoot root = provenance.of(access->address);
+    if (root.kind != PointerRoot::Private || !root.alloca)
+      return;
+    auto it = allocas.find(root.alloca);
+    if (it == allocas.end() || it->second.first == 0)
+      return;
+    const uint64_t extent = it->second.first;
+    const uint64_t bytes = accessBytes(access->type, layout);
+    std::optional<int64_t> offset =
+        constantOffset(access->address, root.alloca->getResult(0), layout);
+    if (offset && *offset >= 0 && uint64_t(*offset) <= extent &&
+        bytes <= extent - uint64_t(*offset))
+      return;
+    uint32_t kind = isa<LLVM::LoadOp>(op)    ? FLY_EMU_ACCESS_LOAD
+                    : isa<LLVM::StoreOp>(op) ? FLY_EMU_ACCESS_STORE
+                                             : FLY_EMU_ACCESS_ATOMIC;
+    accesses.push_back({op, kind, bytes, offset.has_value() || bytes > extent,
+                        root.alloca, extent, it->second.second});
   });
   return accesses;
 }
@@ -938,6 +1093,8 @@ private:
                           ArrayRef<CheckedAccess> accesses);
   void insertInitChecks(Value ctx, StringRef kernel,
                         ArrayRef<CheckedAccess> accesses);
+  void insertPrivateChecks(Value ctx, StringRef kernel,
+                           ArrayRef<PrivateAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
   // {first, one past the last} byte (i64) of what kernel argument
   // `argument` points into, or of the workgroup's LDS for -1, from
@@ -945,10 +1102,12 @@ private:
   std::pair<Value, Value> loadExtent(OpBuilder &b, Location loc, Value ctx,
                                      int32_t argument);
   // The address of the constant FlyEmuSite of an access (one per distinct
-  // site of the module).
+  // site of the module); `allocation` names an LDS global, or with
+  // `privateBytes` an alloca of that size.
   Value siteAddress(OpBuilder &b, Location loc, StringRef kernel,
                     uint32_t kind, uint32_t space, int32_t argument,
-                    StringAttr allocation = {}, StringRef note = "");
+                    StringAttr allocation = {}, StringRef note = "",
+                    uint32_t privateBytes = 0);
   LLVM::GlobalOp stringConstant(StringRef text);
   std::string freshName(StringRef stem);
 
@@ -1793,16 +1952,20 @@ LLVM::GlobalOp ConvertROCDLToEmu::stringConstant(StringRef text) {
 Value ConvertROCDLToEmu::siteAddress(OpBuilder &b, Location loc,
                                      StringRef kernel, uint32_t kind,
                                      uint32_t space, int32_t argument,
-                                     StringAttr allocation, StringRef note) {
+                                     StringAttr allocation, StringRef note,
+                                     uint32_t privateBytes) {
   std::string where = sourceLine(loc);
   if (!note.empty())
     where += (" (" + note + ")").str();
   std::pair<uint32_t, uint32_t> extent = {0, 0};
-  if (allocation)
+  if (space == FLY_EMU_SPACE_PRIVATE)
+    extent = {0, privateBytes};
+  else if (allocation)
     extent = ldsExtents.lookup(allocation);
   std::string key = (kernel + "\n" + where + "\n" + Twine(kind) + "\n" +
                      Twine(space) + "\n" + Twine(argument) + "\n" +
-                     (allocation ? allocation.getValue() : StringRef()))
+                     (allocation ? allocation.getValue() : StringRef()) +
+                     "\n" + Twine(extent.second))
                         .str();
   LLVM::GlobalOp &site = sites[key];
   if (!site) {
@@ -2113,6 +2276,156 @@ void ConvertROCDLToEmu::insertInitChecks(Value ctx, StringRef kernel,
   }
 }
 
+/// With the bounds check, a work-item's own memory:
+///  - an element of a register vector at a run-time index (a FlyDSL
+///    fragment indexed by a value): `index uge length` branches to a block
+///    that calls fly_emu_check_access(ctx, index as a pointer, length,
+///    site) and gives 0 (a read) or the vector unchanged (a write); else
+///    the extractelement or insertelement runs, in a block of its own;
+///  - an access through a pointer derived from one alloca: its byte
+///    offset from the alloca's first byte (ptrtoint of the alloca, once,
+///    after it) `ugt` the alloca's bytes minus the access's branches to a
+///    block that calls fly_emu_check_access(ctx, offset as a pointer,
+///    bytes, site) (which reports it and gives a scratch address); the
+///    access is made at the address the branch gives.
+/// The branches weigh the report as rare (LLVM then lays the in-range path
+/// out straight). A constant index or offset out of range calls the check
+/// unconditionally (reported when the work-item gets there, as on the GPU
+/// it is undefined behaviour only when it runs).
+void ConvertROCDLToEmu::insertPrivateChecks(Value ctx, StringRef kernel,
+                                            ArrayRef<PrivateAccess> accesses) {
+  if (accesses.empty())
+    return;
+  MLIRContext *context = &getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  LLVM::LLVMFuncOp check = getOrDeclare(
+      "fly_emu_check_access",
+      LLVM::LLVMFunctionType::get(ptrType, {ptrType, ptrType, i64, ptrType}));
+  // Each alloca's address as an i64, right after it.
+  llvm::DenseMap<Operation *, Value> bases;
+  auto baseOf = [&](Operation *alloca) {
+    Value &base = bases[alloca];
+    if (!base) {
+      OpBuilder b(context);
+      b.setInsertionPointAfter(alloca);
+      base = LLVM::PtrToIntOp::create(b, alloca->getLoc(), i64,
+                                      alloca->getResult(0));
+    }
+    return base;
+  };
+
+  for (const PrivateAccess &access : accesses) {
+    Operation *op = access.op;
+    Location loc = op->getLoc();
+    const bool fragment = access.kind == FLY_EMU_ACCESS_FRAGMENT_READ ||
+                          access.kind == FLY_EMU_ACCESS_FRAGMENT_WRITE;
+    if (fragment) {
+      const bool read = access.kind == FLY_EMU_ACCESS_FRAGMENT_READ;
+      Value vector = read ? cast<LLVM::ExtractElementOp>(op).getVector()
+                          : cast<LLVM::InsertElementOp>(op).getVector();
+      Value index = read ? cast<LLVM::ExtractElementOp>(op).getPosition()
+                         : cast<LLVM::InsertElementOp>(op).getPosition();
+      auto indexType = cast<IntegerType>(index.getType());
+      Value result = op->getResult(0);
+      // The report, in the block `b` is at: the fallback value.
+      auto report = [&](OpBuilder &b) -> Value {
+        Value site = siteAddress(b, loc, kernel, access.kind,
+                                 FLY_EMU_SPACE_PRIVATE, -1);
+        Value wide = index;
+        if (indexType.getWidth() < 64)
+          wide = LLVM::SExtOp::create(b, loc, i64, index);
+        else if (indexType.getWidth() > 64)
+          wide = LLVM::TruncOp::create(b, loc, i64, index);
+        Value length =
+            LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes));
+        LLVM::CallOp::create(
+            b, loc, check,
+            ValueRange{ctx, LLVM::IntToPtrOp::create(b, loc, ptrType, wide),
+                       length, site});
+        return read ? Value(LLVM::ZeroOp::create(b, loc, result.getType()))
+                    : vector;
+      };
+      if (access.outside) {
+        OpBuilder b(op);
+        result.replaceAllUsesWith(report(b));
+        op->erase();
+        continue;
+      }
+      Block *before = op->getBlock();
+      Block *inside = before->splitBlock(op);
+      Block *after = inside->splitBlock(std::next(Block::iterator(op)));
+      Value merged = after->addArgument(result.getType(), loc);
+      OpBuilder b = OpBuilder::atBlockEnd(inside);
+      auto through = LLVM::BrOp::create(b, loc, ValueRange{result}, after);
+      result.replaceAllUsesExcept(merged, through);
+      auto *slow = new Block();
+      slow->insertBefore(after);
+      b.setInsertionPointToEnd(before);
+      Value length = LLVM::ConstantOp::create(
+          b, loc, indexType, int64_t(access.bytes));
+      Value outside = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge,
+                                           index, length);
+      LLVM::CondBrOp::create(b, loc, outside, slow, ValueRange{}, inside,
+                             ValueRange{})
+          .setBranchWeightsAttr(b.getDenseI32ArrayAttr({1, 1 << 20}));
+      b.setInsertionPointToStart(slow);
+      Value fallback = report(b);
+      LLVM::BrOp::create(b, loc, ValueRange{fallback}, after);
+      continue;
+    }
+
+    Value address = memoryAccess(op)->address;
+    auto call = [&](OpBuilder &b, Value offset) -> Value {
+      Value site = siteAddress(
+          b, loc, kernel, access.kind, FLY_EMU_SPACE_PRIVATE, -1,
+          StringAttr::get(context, access.allocation), "",
+          uint32_t(access.extent));
+      Value bytes = LLVM::ConstantOp::create(b, loc, i64, int64_t(access.bytes));
+      return LLVM::CallOp::create(
+                 b, loc, check,
+                 ValueRange{ctx, LLVM::IntToPtrOp::create(b, loc, ptrType, offset),
+                            bytes, site})
+          .getResult();
+    };
+    Value checked;
+    if (access.outside) {
+      OpBuilder b(op);
+      Value offset = LLVM::SubOp::create(
+          b, loc, LLVM::PtrToIntOp::create(b, loc, i64, address),
+          baseOf(access.alloca));
+      checked = call(b, offset);
+    } else {
+      Value base = baseOf(access.alloca);
+      Block *before = op->getBlock();
+      Block *after = before->splitBlock(op);
+      checked = after->addArgument(ptrType, loc);
+      auto *slow = new Block();
+      slow->insertBefore(after);
+      OpBuilder b = OpBuilder::atBlockEnd(before);
+      Value offset = LLVM::SubOp::create(
+          b, loc, LLVM::PtrToIntOp::create(b, loc, i64, address), base);
+      Value limit = LLVM::ConstantOp::create(
+          b, loc, i64, int64_t(access.extent - access.bytes));
+      Value outside =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, offset, limit);
+      LLVM::CondBrOp::create(b, loc, outside, slow, ValueRange{}, after,
+                             ValueRange{address})
+          .setBranchWeightsAttr(b.getDenseI32ArrayAttr({1, 1 << 20}));
+      b.setInsertionPointToStart(slow);
+      LLVM::BrOp::create(b, loc, ValueRange{call(b, offset)}, after);
+    }
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      load.getAddrMutable().assign(checked);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      store.getAddrMutable().assign(checked);
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      rmw.getPtrMutable().assign(checked);
+    else
+      cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(checked);
+  }
+}
+
 void ConvertROCDLToEmu::rewriteKernel(
     LLVM::LLVMFuncOp kernel,
     const llvm::DenseMap<StringAttr, int64_t> &ldsOffsets) {
@@ -2361,12 +2674,16 @@ void ConvertROCDLToEmu::runOnOperation() {
         accesses[func] = alignedAccesses(func, layout);
   }
   llvm::DenseMap<Operation *, SmallVector<CheckedAccess>> bounded;
+  llvm::DenseMap<Operation *, SmallVector<PrivateAccess>> privates;
   if (checks & (FLY_EMU_CHECK_BOUNDS | FLY_EMU_CHECK_INIT | FLY_EMU_CHECK_RACE)) {
     DataLayout layout = DataLayout::closest(module);
     SymbolTable symbols(module);
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-      if (isKernel(func))
+      if (isKernel(func)) {
         bounded[func] = checkedAccesses(func, layout, symbols);
+        if (checks & FLY_EMU_CHECK_BOUNDS)
+          privates[func] = privateAccesses(func, layout, symbols);
+      }
   }
   dmaSources.clear();
   if (checks & FLY_EMU_CHECK_BOUNDS) {
@@ -2453,6 +2770,8 @@ void ConvertROCDLToEmu::runOnOperation() {
                          bounded[func]);
       insertInitChecks(func.getBody().front().getArgument(0), name,
                        bounded[func]);
+      insertPrivateChecks(func.getBody().front().getArgument(0), name,
+                          privates[func]);
     } else
       for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
         if (attr.getName().getValue().starts_with("rocdl."))

@@ -37,9 +37,17 @@ What is reported:
            report. gfx1250's tensor data mover: each element against the
            tensor of the descriptor's global address (past it, as out of
            the descriptor's range: a load writes 0) and the workgroup's
-           LDS, one report of each per instruction. A reported access does
-           not happen (a load reads zeros), so the launch runs on and
-           reports the rest.
+           LDS, one report of each per instruction. A register fragment
+           (a vector) read or written at a run-time index past its length
+           ("out-of-bounds register fragment read", write: the index and
+           the length, in the vector's scalars), or at a constant one that
+           survived compilation, when the work-item reaches it; a load or
+           store through a pointer traced to one alloca of static size
+           that leaves its bytes ("out-of-bounds private load of <b>
+           bytes": the alloca, "alloca #<k> at file:line", and the offset
+           from its start). A reported access does not happen (a load or
+           fragment read gives zeros), so the launch runs on and reports
+           the rest.
   race     two accesses of one 4-byte LDS word by work-items of different
            waves with no barrier between them, at least one a store or
            atomic and not both atomics; the report names both work-items,
@@ -64,8 +72,9 @@ Warnings (bounds=strict): one per kind and site of a launch, counted
 (the tensor its base points into, else its base address), the byte offset
 and num_records; the launch succeeds.
 
-What the checks cannot see: private memory (allocas) and an index past a
-register fragment (FlyDSL's fragments are vectors); the LDS writes of
+What the checks cannot see: private memory through a pointer not traced
+to one alloca of static size; a fragment index inside the fragment's
+vector but outside the elements its layout uses; the LDS writes of
 LDS-DMA loads (race);
 kernel arguments that point into no tensor the launch described (raw
 pointers); LDS reads the runtime makes itself (ds_read_tr, the tensor data
@@ -124,7 +133,10 @@ class EmuCheckError(FlyDSLError):
     access's) and other (the earlier access: access, file, line, thread,
     wave); LDS reports of an access traced to one LDS allocation also have
     allocation (its symbol), allocation_offset and allocation_extent
-    (bytes); site is None but for a barrier sharing its line with another
+    (bytes), and so do private reports (allocation "alloca #1 at k.py:7";
+    offset and extent are then the alloca's); register fragment reports
+    ("out-of-bounds register fragment read", write) have index and
+    elements (the fragment's length); site is None but for a barrier sharing its line with another
     ("barrier #2 of 2 on that line"); `count` is how many there were in
     all."""
 
@@ -196,8 +208,10 @@ _REPORT = _Pattern(r"^(?P<kind>.+?) at (?P<where>.+?) in workgroup \((\d+),(\d+)
 _TENSOR = _Pattern(r"tensor '(?P<name>[^']*)' byte offset (?P<offset>-?\d+), its extent is "
                      r"(?P<extent>\d+) bytes")
 _LDS = _Pattern(r"LDS offset (?P<offset>-?\d+), the workgroup's LDS is (?P<extent>\d+) bytes")
-_ALLOCATION = _Pattern(r"(?:LDS allocation|the dynamic LDS, allocation) '(?P<name>[^']*)' byte "
-                         r"offset (?P<offset>-?\d+), its extent is (?P<extent>\d+) bytes")
+_ALLOCATION = _Pattern(r"(?P<space>LDS allocation|the dynamic LDS, allocation|private allocation) "
+                         r"'(?P<name>[^']*)' byte offset (?P<offset>-?\d+), its extent is "
+                         r"(?P<extent>\d+) bytes")
+_FRAGMENT = _Pattern(r"^index (?P<index>-?\d+), the fragment has (?P<elements>\d+) elements?")
 _OTHER = _Pattern(r"was (?P<access>loaded|stored|atomically updated) at (?P<where>.+?) by "
                     r"work-item \((\d+),(\d+),(\d+)\) \(wave (\d+); this is wave (\d+)\)")
 _HEAD = _Pattern(r"^check: (\d+) reports? in kernel (\S*)")
@@ -245,6 +259,11 @@ def error(prefix: str, detail: str) -> EmuCheckError:
             report["allocation"] = a.group("name")
             report["allocation_offset"] = int(a.group("offset"))
             report["allocation_extent"] = int(a.group("extent"))
+            if a.group("space") == "private allocation":
+                report["offset"], report["extent"] = int(a.group("offset")), int(a.group("extent"))
+        f = _FRAGMENT.match(m.group("detail"))
+        if f:
+            report["index"], report["elements"] = int(f.group("index")), int(f.group("elements"))
         o = _OTHER.search(m.group("detail"))
         if o:
             ofile, _, onumber = o.group("where").rpartition(":")

@@ -514,8 +514,18 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  *            (below). A part in the V#'s range but outside the tensor the
  *            V#'s base points into (a V# larger than its tensor, e.g. of
  *            4 GiB) is an out-of-bounds report, and is dropped as an
- *            out-of-range part is. Private memory (allocas) is not
- *            checked.
+ *            out-of-range part is. A work-item's own memory
+ *            (FLY_EMU_SPACE_PRIVATE): an element of a register vector
+ *            taken or replaced at an index not below its length
+ *            (FLY_EMU_ACCESS_FRAGMENT_*: "out-of-bounds register fragment
+ *            read" or "write", detail "index <i>, the fragment has <n>
+ *            elements"; a read gives 0, a write is dropped), and an access
+ *            through a pointer the compiler traced to one alloca of static
+ *            size that leaves its bytes ("out-of-bounds private load of
+ *            <b> bytes", store, atomic; detail "private allocation
+ *            '<alloca #k at file:line>' byte offset <o>, its extent is <n>
+ *            bytes"). The generated code tests these inline and calls
+ *            fly_emu_check_access only for an access out of range.
  *   barrier  a barrier releases with work-items of the workgroup parked at
  *            different barriers (different sites: barriers that share a
  *            source line, e.g. a helper's barrier called from two
@@ -609,8 +619,8 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  * LDS element an access of the issuing lane at the op's site (a load to
  * LDS stores there); one bounds report of each kind per instruction.
  *
- * Not seen by any check: private memory (allocas; FlyDSL's register
- * fragments are vectors, and an index out of a fragment is not checked),
+ * Not seen by any check: private memory through a pointer not traced to
+ * one alloca of static size,
  * the LDS writes of LDS-DMA loads (race), spin-wait synchronisation
  * through LDS flags (race reports it), two waves writing different bytes
  * of one word (race reports it: it is per word), and the runtime's own LDS
@@ -630,13 +640,25 @@ typedef enum FlyEmuAccessKind {
   FLY_EMU_ACCESS_LOAD = 0,
   FLY_EMU_ACCESS_STORE = 1,
   FLY_EMU_ACCESS_ATOMIC = 2,
-  FLY_EMU_ACCESS_BARRIER = 3
+  FLY_EMU_ACCESS_BARRIER = 3,
+  /* An element of a register vector (a FlyDSL fragment) read or written
+   * at a run-time index (extractelement, insertelement): with bounds,
+   * fly_emu_check_access(ctx, (void *)index, length, site) reports an
+   * index (signed, as the kernel computed it) that is not below the
+   * vector's length. Its site's space is FLY_EMU_SPACE_PRIVATE. */
+  FLY_EMU_ACCESS_FRAGMENT_READ = 4,
+  FLY_EMU_ACCESS_FRAGMENT_WRITE = 5
 } FlyEmuAccessKind;
 
 /* The memory a checked access is in. */
 #define FLY_EMU_SPACE_GLOBAL 0u
 #define FLY_EMU_SPACE_LDS 1u
 #define FLY_EMU_SPACE_BUFFER 2u /* through a buffer resource (V#) */
+/* A work-item's own memory: an alloca (the site's allocation names it,
+ * allocation_bytes is its size; fly_emu_check_access then gets the byte
+ * offset from its first byte as `address`), or a register vector
+ * (FLY_EMU_ACCESS_FRAGMENT_*). */
+#define FLY_EMU_SPACE_PRIVATE 3u
 
 /* A checked site of a kernel, a constant the compiler emits per access. */
 typedef struct FlyEmuSite {
