@@ -26,6 +26,7 @@ write past the last row of their view).
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import os
 import subprocess
@@ -1227,6 +1228,7 @@ EXAMPLES = [(name, chip) for name in ["tiled_copy_lds", "fma_gemm", "gather_scat
                                       "warp_collectives", "block_scan", "language_tour",
                                       "buffer_tiled_copy"] for chip in CHIPS]
 EXAMPLES += [("mfma_gemm", "gfx942"), ("wmma_gemm", "gfx1100")]  # MFMA / WMMA with LDS staging
+EXAMPLES += [("mx_gemm", "gfx950"), ("tdm_copy", "gfx1250")]  # scaled MFMA, tensor data mover
 
 
 def _run_checked(tmp_path, chip, *argv):
@@ -1489,6 +1491,39 @@ def test_emu_run_tool_init_is_per_byte(emu_run, tmp_path, chip):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["arg0:", "65536", "65536"], proc.stdout
+
+
+def _example(name):
+    spec = importlib.util.spec_from_file_location(f"example_{name}",
+                                                  REPO_ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_vector_add_example_tail_atoms_are_reported(chip):
+    """examples/vector_add.py's 128-bit copies on a ragged N are
+    all-or-nothing per float4 (its docstring says so): the last atom of a
+    row also touches the 1-3 floats after the row. Inside the view those
+    are the next row's padding, inside the tensor's extent; the last row's
+    reaches past the view's last element, and the check says so for A's and
+    B's loads and C's store. The 32-bit copies and an N that is a multiple
+    of 4 run clean."""
+    ex = _example("vector_add")
+    assert ex.run(100, 200, 128) and ex.run(37, 70, 32)
+    with pytest.raises(flyc.EmuCheckError) as info:
+        ex.run(37, 70, 128)
+    reports = info.value.reports
+    lines = {line_of(ex.vector_add_kernel, marker) for marker in
+             ("fx.copy(atom, tA, rA, pred=inside)", "fx.copy(atom, tB, rB, pred=inside)",
+              "fx.copy(atom, rC, tC, pred=inside)")}
+    assert {(r["kind"], r["tensor"]) for r in reports} == {
+        ("out-of-bounds load of 16 bytes", "A"), ("out-of-bounds load of 16 bytes", "B"),
+        ("out-of-bounds store of 16 bytes", "C")}, str(info.value)
+    extent = (36 * 72 + 70) * 4  # the view's last row ends 70 floats into its pitch of 72
+    for r in reports:
+        assert r["file"] == os.path.abspath(ex.__file__) and r["line"] in lines
+        assert r["offset"] == extent - 8, r
 
 
 def test_existing_emulator_tests_run_clean_under_the_checks(tmp_path):
