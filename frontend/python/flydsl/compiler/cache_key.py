@@ -35,33 +35,36 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
 
 
+# The package's walk starts as this module is imported and runs on a thread
+# of the runtime's while the rest of the package imports: it is system calls
+# only (a stat per file), most of the first disk-cache hit's time otherwise.
+_pending_identity = _fly.TreeDigestTask(_PACKAGE_DIR, ".py")
+
+
 @functools.lru_cache(maxsize=1)
 def frontend_identity() -> str:
-    """The cache's hash of the flydsl package's Python files: each one's path, size
-    and modification time (as Python's own bytecode cache tells a changed
-    source; reading every file's contents costs milliseconds a process)."""
-    parts = []
-    pending = [_PACKAGE_DIR]
-    while pending:  # depth first, each directory's entries by name
-        with os.scandir(pending.pop()) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        subdirs = []
-        for e in entries:
-            if e.name.endswith(".py"):
-                st = e.stat()
-                parts.append(f"{e.path[len(_PACKAGE_DIR):]}\0{st.st_size}\0{st.st_mtime_ns}\0")
-            elif e.name != "__pycache__" and e.is_dir():
-                subdirs.append(e.path)
-        pending.extend(reversed(subdirs))
-    return _fly.digest("".join(parts).encode())
+    """The cache's hash of the flydsl package's Python files: each one's path
+    (from the package's directory), size and modification time in ns, as
+    Python's own bytecode cache tells a changed source (reading every file's
+    contents costs milliseconds a process). Each directory's entries by
+    name, its files before its subdirectories, depth first; __pycache__
+    skipped (the runtime's `tree_digest`). The first call takes the walk
+    started at import, when it is of the package's directory still."""
+    global _pending_identity
+    pending, _pending_identity = _pending_identity, None
+    if pending is not None and pending.directory == _PACKAGE_DIR:
+        return pending.result()
+    return _fly.tree_digest(_PACKAGE_DIR, ".py")
+
+
+# The interpreter's own library directories.
+_PYTHON_LIBS = tuple({os.path.join(prefix, "lib")
+                      for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
 
 def _is_user_file(filename: str | None) -> bool:
-    if not filename or filename.startswith(_PACKAGE_DIR):
+    if not filename or filename.startswith(_PACKAGE_DIR) or filename.startswith(_PYTHON_LIBS):
         return False
-    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
-        if filename.startswith(os.path.join(prefix, "lib")):
-            return False
     return "site-packages" not in filename and "dist-packages" not in filename
 
 
@@ -76,34 +79,19 @@ def _names(code: types.CodeType):
 
 def _describe_code(code: types.CodeType, locations: bool = True) -> str:
     """What a function's compiled code is, exactly and the same in every
-    process of this Python: its bytecode, constants (nested code objects
-    described the same way, sets in sorted order: their iteration order
-    changes with the hash seed), names and argument layout; with
-    `locations`, also its file and line table. Cheaper than reading and
-    tokenising its source, and blind to comments alone (and, without
-    locations, to where the code lives)."""
-    parts = [code.co_code, getattr(code, "co_exceptiontable", b"")]
-    if locations:
-        parts.append(code.co_linetable)
-    data = [len(part).to_bytes(8, "little") + part for part in parts]
-    header = (code.co_name, code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
-              code.co_flags, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
-    if locations:
-        header += (code.co_filename, code.co_firstlineno)
-    data.append(repr(header).encode())
-    for const in code.co_consts:
-        data.append(_describe_const(const, locations).encode() + b"\0")
-    return _fly.digest(b"".join(data))
-
-
-def _describe_const(const, locations: bool) -> str:
-    if isinstance(const, types.CodeType):
-        return "code:" + _describe_code(const, locations)
-    if isinstance(const, (frozenset, set)):
-        return "frozenset(" + ",".join(sorted(_describe_const(c, locations) for c in const)) + ")"
-    if isinstance(const, tuple):
-        return "tuple(" + ",".join(_describe_const(c, locations) for c in const) + ")"
-    return f"{type(const).__name__}:{const!r}"
+    process of this Python (the runtime's `code_digest`): the digest of its
+    bytecode and exception table, each preceded by its length (8 bytes,
+    little endian); with `locations`, its line table too; the repr of
+    (co_name, co_argcount, co_posonlyargcount, co_kwonlyargcount, co_flags,
+    co_names, co_varnames, co_freevars, co_cellvars), with `locations`
+    also co_filename and co_firstlineno; then each constant followed by a
+    NUL: a nested code object as "code:" and its own digest, a set as
+    "frozenset(...)" of its elements' descriptions in sorted order (their
+    iteration order changes with the hash seed), a tuple as "tuple(...)"
+    element by element, anything else as "<type name>:<repr>". Cheaper than
+    reading and tokenising its source, and blind to comments alone (and,
+    without locations, to where the code lives)."""
+    return _fly.code_digest(code, locations)
 
 
 class _Collector:

@@ -8,6 +8,7 @@ the compiled function."""
 from __future__ import annotations
 
 import atexit
+import inspect
 import logging
 import os
 import re
@@ -62,6 +63,7 @@ class JitFunction:
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
         self.signature = evaluated_signature(fn)
+        self._positional = _positional_parameters(self.signature)
         self._hints = dict(compile_hints or {})
         self._compiled: dict = {}
         # Warm calls: a native table from what a call's argument specs
@@ -108,12 +110,25 @@ class JitFunction:
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
 
-    def _specs(self, bound):
+    def _arguments(self, args, kwargs) -> dict:
+        """The call's arguments by parameter name, defaults applied (what
+        bind_arguments binds; positional arguments of a plain signature
+        without it)."""
+        positional = self._positional
+        if (not kwargs and positional is not None and len(args) <= len(positional)
+                and all(default is not _EMPTY for _, default in positional[len(args):])):
+            arguments = dict(zip([name for name, _ in positional], args))
+            for name, default in positional[len(args):]:
+                arguments[name] = default
+            return arguments
+        return bind_arguments(self.signature, self.name, args, kwargs).arguments
+
+    def _specs(self, arguments: dict):
         """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
         ("constexpr", value); the key is the tuple of them."""
 
         specs = []
-        for name, value in bound.arguments.items():
+        for name, value in arguments.items():
             annotation = self.signature.parameters[name].annotation
             where = f"argument '{name}' of {self.name}"
             if is_constexpr(annotation):
@@ -160,8 +175,7 @@ class JitFunction:
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
 
     def _compile(self, args, kwargs) -> CompiledFunction:
-        bound = bind_arguments(self.signature, self.name, args, kwargs)
-        specs = self._specs(bound)
+        specs = self._specs(self._arguments(args, kwargs))
         options = self.compile_options()
         key = (specs, options.arch, options.key())
         compiled = self._compiled.get(key)
@@ -188,7 +202,8 @@ class JitFunction:
             cache = _fly.DiskCache.open(env.cache_dir)
         except RuntimeError as err:
             raise FlyDSLError(f"the disk cache: {err}") from None
-        key = entry_digest(cache, fields)
+        # The entry's name, for the report only (it hashes the key again).
+        key = entry_digest(cache, fields) if _reported() else ""
         if env.run_only:
             payload = cache.lookup(fields)
             if payload is None:
@@ -229,8 +244,7 @@ class JitFunction:
         env = Environment.current()
         if not env.enable_cache or env.run_only:
             return None
-        bound = bind_arguments(self.signature, self.name, args, kwargs)
-        specs = self._specs(bound)
+        specs = self._specs(self._arguments(args, kwargs))
         options = self.compile_options()
         if (specs, options.arch, options.key()) in self._compiled:
             return None
@@ -349,6 +363,12 @@ def entry_digest(cache, fields) -> str:
     return os.path.basename(cache.entry_path(fields))[:-len(".flyc")]
 
 
+def _reported() -> bool:
+    """Whether report_compile shows compiles to anyone (an observer, or the
+    flydsl logger at INFO)."""
+    return bool(compile_observers) or _log.isEnabledFor(logging.INFO)
+
+
 def report_compile(compiled: CompiledFunction, options: CompileOptions, cache: str, key: str,
                    start: float, stage_ms: dict) -> None:
     """One info line per compile or disk-cache load (`cache`: "miss",
@@ -412,6 +432,18 @@ def _with_source_lines(diagnostics: str) -> str:
                 out.append("    " + source)
                 out.append("    " + " " * (len(source) - len(source.lstrip())) + "^")
     return "\n".join(out)
+
+
+_EMPTY = inspect.Parameter.empty
+
+
+def _positional_parameters(signature) -> list | None:
+    """[(name, default)] of a signature whose parameters all take positional
+    arguments (no *args, **kwargs or keyword-only ones); None otherwise."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind not in kinds for p in signature.parameters.values()):
+        return None
+    return [(p.name, p.default) for p in signature.parameters.values()]
 
 
 def _is_torch_stream(value) -> bool:
