@@ -251,7 +251,13 @@ def test_gemm_expanded_ir_and_errors(compile_only):
     assert len(errors) == 3
     assert "not both" in errors[0] and "MmaAtom" in errors[1] and "cosize 12" in errors[2]
     assert all("test_fx_layout_gaps.py:" in e for e in errors)
-    assert stage(compile_only, "00").count("fly.mma_atom_call") == 12
+    # The order is fly.gemm's traversal list (MNK: M innermost, K outermost),
+    # which fly-layout-lowering unrolls into the 12 calls.
+    traced = stage(compile_only, "00")
+    assert traced.count("fly.mma_atom_call") == 0 and traced.count("fly.gemm(") == 1
+    assert "traversal = array<i32: 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, " \
+           "0, 1, 1, 1, 1, 1, 0, 0, 2, 1, 0, 2, 0, 1, 2, 1, 1, 2>" in traced
+    assert stage(compile_only, "04").count("fly.mma_atom_call") == 12
 
 
 def _run_gemm(order, callback_scale=None):
@@ -287,9 +293,47 @@ def _run_gemm(order, callback_scale=None):
 
 @pytest.mark.parametrize("order", [None, fx.GemmTraversalOrder.MNK,
                                    fx.GemmTraversalOrder.KMN_Serpentine])
-def test_gemm_traversal_runs_on_the_emulator(order):
-    a, b, c = _run_gemm(order, callback_scale=1)
+@pytest.mark.parametrize("callback", [True, False])
+def test_gemm_traversal_runs_on_the_emulator(order, callback):
+    """Traced call by call (atom_callback) or as fly.gemm's traversal list."""
+    a, b, c = _run_gemm(order, callback_scale=1 if callback else None)
     np.testing.assert_allclose(c, a @ b.T, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("order", [fx.GemmTraversalOrder.KNM, fx.GemmTraversalOrder.NMK_Serpentine])
+@pytest.mark.parametrize("callback", [True, False])
+def test_gemm_traversal_with_d_apart_from_c(order, callback):
+    """D = A B^T + C into a fragment of its own (NaN before): each tile's
+    first call reads C, the later ones D."""
+    @flyc.kernel
+    def k(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, D: fx.Tensor):
+        mma = fx.make_tiled_mma(fx.make_mma_atom(fx.UniversalFMA(fx.Float32)),
+                                fx.make_layout((1, 1, 1), (0, 0, 0)))
+        thr = mma.get_slice(0)
+        A, B, C, D = (fx.make_view(fx.get_iter(x), fx.make_layout(s, (s[1], 1)))
+                      for x, s in ((A, (4, 3)), (B, (5, 3)), (C, (4, 5)), (D, (4, 5))))
+        tA, tB, tC, tD = thr.partition_A(A), thr.partition_B(B), thr.partition_C(C), thr.partition_C(D)
+        rA, rB, rC, rD = (fx.make_fragment_like(t) for t in (tA, tB, tC, tD))
+        atom = fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32)
+        fx.copy(atom, tA, rA)
+        fx.copy(atom, tB, rB)
+        fx.copy(atom, tC, rC)
+        rD.fill(float("nan"))
+        fx.gemm(mma, rD, rA, rB, rC, traversal_order=order,
+                atom_callback=(lambda at, mnk: at) if callback else None)
+        fx.copy(atom, rD, tD)
+
+    @flyc.jit
+    def host(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, D: fx.Tensor):
+        k(A, B, C, D).launch(grid=(1, 1, 1), block=(1, 1, 1))
+
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((4, 3), dtype=np.float32)
+    b = rng.standard_normal((5, 3), dtype=np.float32)
+    c = rng.standard_normal((4, 5), dtype=np.float32)
+    d = np.zeros((4, 5), np.float32)
+    host(a, b, c, d)
+    np.testing.assert_allclose(d, a @ b.T + c, rtol=1e-5, atol=1e-5)
 
 
 # -- 7. sync scopes ----------------------------------------------------------------------------

@@ -8,6 +8,8 @@
 
 #include "fly/Algebra/AtomPlan.h"
 
+#include <optional>
+
 namespace fly::algebra {
 
 namespace {
@@ -127,6 +129,7 @@ struct MmaWalk {
   Arith &ar;
   const MmaAtom &atom;
   const std::function<void(const MmaCall &)> &onCall;
+  const std::vector<std::array<int64_t, 3>> &order;
 
   bool checkValues(const OffsetLayout &t, MmaOperand op, const char *name) {
     auto n = staticSize(ar, t.layout, "gemm");
@@ -169,6 +172,8 @@ struct MmaWalk {
       // (M) x (N) => (M,N) and (M,K) x (N,K) => (M,N): a unit value mode.
       return gemm(withUnitValue(d), withUnitValue(a), withUnitValue(b),
                   withUnitValue(c), k);
+    if (rd == 3 && ra == rb && (ra == 2 || ra == 3) && !order.empty())
+      return ordered(d, a, b, c);
     if (rd == 3 && ra == 2 && rb == 2)
       return outer(d, a, b, c, k);
     if (rd == 3 && ra == 3 && rb == 3) {
@@ -187,6 +192,44 @@ struct MmaWalk {
                    toString(a.layout) + ", B " + toString(b.layout) +
                    " (ranks " + std::to_string(rd) + ", " +
                    std::to_string(ra) + ", " + std::to_string(rb) + ")");
+  }
+
+  // (V,M[,K]) x (V,N[,K]) => (V,M,N), one call per tile of `order`.
+  bool ordered(const OffsetLayout &d, const OffsetLayout &a,
+               const OffsetLayout &b, const OffsetLayout &c) {
+    const bool hasK = a.layout.rank() == 3;
+    auto m = staticSize(ar, a.layout[1], "gemm");
+    auto n = staticSize(ar, b.layout[1], "gemm");
+    std::optional<int64_t> kn = int64_t(1);
+    if (hasK)
+      kn = staticSize(ar, a.layout[2], "gemm");
+    if (!m || !n || !kn || (hasK && !checkSize(b.layout[2], *kn, "the K mode of B")) ||
+        !checkSize(c.layout[1], *m, "the M mode of C") ||
+        !checkSize(c.layout[2], *n, "the N mode of C") ||
+        !checkSize(d.layout[1], *m, "the M mode of D") ||
+        !checkSize(d.layout[2], *n, "the N mode of D"))
+      return false;
+    std::vector<bool> started(size_t(*m * *n), false);
+    for (const auto &[mi, ni, ki] : order) {
+      if (mi < 0 || mi >= *m || ni < 0 || ni >= *n || ki < 0 || ki >= *kn)
+        return ar.fail("gemm: the traversal's tile (" + std::to_string(mi) +
+                       ", " + std::to_string(ni) + ", " + std::to_string(ki) +
+                       ") is outside the " + std::to_string(*m) + " x " +
+                       std::to_string(*n) + " x " + std::to_string(*kn) +
+                       " tiles (M, N, K)");
+      IntTuple mn = coordinate({Int::none(), Int(mi), Int(ni)});
+      IntTuple am = hasK ? coordinate({Int::none(), Int(mi), Int(ki)})
+                         : coordinate({Int::none(), Int(mi)});
+      IntTuple bn = hasK ? coordinate({Int::none(), Int(ni), Int(ki)})
+                         : coordinate({Int::none(), Int(ni)});
+      const bool seen = started[size_t(mi * *n + ni)];
+      OffsetLayout dTile = sliceAt(ar, d, mn);
+      if (!call(dTile, sliceAt(ar, a, am), sliceAt(ar, b, bn),
+                seen ? dTile : sliceAt(ar, c, mn), mi, ni, ki, seen))
+        return false;
+      started[size_t(mi * *n + ni)] = true;
+    }
+    return true;
   }
 
   // (V,M) x (V,N) => (V,M,N), row-major serpentine over (M, N).
@@ -214,13 +257,13 @@ struct MmaWalk {
 
   bool call(const OffsetLayout &d, const OffsetLayout &a,
             const OffsetLayout &b, const OffsetLayout &c, int64_t m,
-            int64_t n, int64_t k) {
+            int64_t n, int64_t k, bool cFromD = false) {
     if (!checkValues(d, MmaOperand::C, "D") ||
         !checkValues(a, MmaOperand::A, "A") ||
         !checkValues(b, MmaOperand::B, "B") ||
         !checkValues(c, MmaOperand::C, "C"))
       return false;
-    onCall({d, a, b, c, m, n, k});
+    onCall({d, a, b, c, m, n, k, cFromD});
     return !ar.failed();
   }
 };
@@ -243,9 +286,10 @@ std::vector<CopyCall> copyPlan(Arith &ar, const CopyAtom &atom,
 
 void forEachMmaCall(Arith &ar, const MmaAtom &atom, const Layout &d,
                     const Layout &a, const Layout &b, const Layout &c,
-                    const std::function<void(const MmaCall &)> &onCall) {
+                    const std::function<void(const MmaCall &)> &onCall,
+                    const std::vector<std::array<int64_t, 3>> &order) {
   if (checkOperands(ar, {&d, &a, &b, &c}, "gemm"))
-    MmaWalk{ar, atom, onCall}.gemm({d, 0}, {a, 0}, {b, 0}, {c, 0}, 0);
+    MmaWalk{ar, atom, onCall, order}.gemm({d, 0}, {a, 0}, {b, 0}, {c, 0}, 0);
 }
 
 std::vector<MmaCall> gemmPlan(Arith &ar, const MmaAtom &atom, const Layout &d,

@@ -13,7 +13,9 @@
 
 #include "fly/Algebra/Atom.h"
 
+#include <array>
 #include <functional>
+#include <vector>
 
 namespace fly::algebra {
 
@@ -44,6 +46,8 @@ std::vector<CopyCall> copyPlan(Arith &ar, const CopyAtom &atom,
 struct MmaCall {
   OffsetLayout d, a, b, c;
   int64_t m = 0, n = 0, k = 0;
+  /// `c` is a slice of D, not of C (a tile's later calls in a traversal).
+  bool cFromD = false;
 };
 
 /// CuTe's gemm(mma, D, A, B, C) dispatch on the ranks:
@@ -54,9 +58,16 @@ struct MmaCall {
 ///   (V,M,K) x (V,N,K) => (V,M,N)   K outermost.
 /// Each call's value modes must hold the atom's value counts
 /// (size<1> of its thread-value layouts).
+///
+/// With `order`, the (V,M)x(V,N)=>(V,M,N) and (V,M,K)x(V,N,K)=>(V,M,N)
+/// forms make one call per (m, n, k) tile of `order` (FlyDSL's gemm
+/// traversal orders and layouts; k is 0 without a K mode), in that order:
+/// the first call on a tile of D reads C's tile, later ones D's. A tile
+/// outside the (M, N, K) tiles fails the walk.
 void forEachMmaCall(Arith &ar, const MmaAtom &atom, const Layout &d,
                     const Layout &a, const Layout &b, const Layout &c,
-                    const std::function<void(const MmaCall &)> &onCall);
+                    const std::function<void(const MmaCall &)> &onCall,
+                    const std::vector<std::array<int64_t, 3>> &order = {});
 std::vector<MmaCall> gemmPlan(Arith &ar, const MmaAtom &atom, const Layout &d,
                               const Layout &a, const Layout &b,
                               const Layout &c);

@@ -999,8 +999,10 @@ def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, a
     scale fragments of shape (1, M[, K]) and (1, N[, K]), one value per
     lane and tile, overriding the atom's scale_a / scale_b for each call.
     With traversal_order, traversal_layout or atom_callback the gemm is
-    expanded here into one mma_atom_call per (m, n, k) tile, in that order;
-    atom_callback(atom, (m, n, k)) returns the atom of each call."""
+    made one mma_atom_call per (m, n, k) tile, in that order: the tiles
+    become fly.gemm's `traversal` list, which fly-layout-lowering unrolls;
+    with atom_callback(atom, (m, n, k)), which returns the atom of each
+    call, the calls are traced here."""
     mma_atom = expect("gemm", "mma_atom", mma_atom, ("mma_atom", "tiled_mma"))
     if traversal_order is not None and traversal_layout is not None:
         fail("gemm", "give traversal_order or traversal_layout, not both")
@@ -1048,6 +1050,13 @@ def gemm(mma_atom, d, a, b, c, *, traversal_order=None, traversal_layout=None, a
         if extent(a[0], 2) != extent(b[0], 2):
             fail("gemm", f"the K modes of a {a[0].ir.type} and b {b[0].ir.type} differ")
         bounds += (extent(a[0], 2),)
+    if atom_callback is None:
+        tiles = [coord + (0,) * (3 - len(coord))
+                 for coord in _gemm_tile_order(bounds, traversal_order, traversal_layout)]
+        operands, attrs = _mma_operands(mma_atom, d, a, b, c)
+        order = ", ".join(str(i) for tile in tiles for i in tile)
+        builder().op("fly.gemm", operands, attrs=f"{attrs}, traversal = array<i32: {order}>")
+        return
     accumulated = set()
     for coord in _gemm_tile_order(bounds, traversal_order, traversal_layout):
         mt, nt, rest = coord[0], coord[1], coord[2:]

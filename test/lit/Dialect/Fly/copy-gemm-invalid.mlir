@@ -173,3 +173,38 @@ func.func @mma_ssa(%a: vector<1xf16>, %b: vector<1xf32>, %c: vector<1xf32>) -> v
   %d = fly.mma_atom_call_ssa(%m, %a, %b, %c) : (!mma, vector<1xf16>, vector<1xf32>, vector<1xf32>) -> vector<1xf32>
   return %d : vector<1xf32>
 }
+
+// -----
+
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+!c = !fly.memref<f32, register, (1,2,2):(0,1,2)>
+!ab = !fly.memref<f32, register, (1,2,3):(0,1,2)>
+func.func @gemm_traversal_outside(%c: !c, %a: !ab, %b: !ab) {
+  %m = fly.static : !mma
+  // expected-error @+1 {{gemm: the traversal's tile (1, 0, 3) is outside the 2 x 2 x 3 tiles (M, N, K)}}
+  fly.gemm(%m, %c, %a, %b, %c) {traversal = array<i32: 0, 0, 0, 1, 0, 3>} : (!mma, !c, !ab, !ab, !c)
+  return
+}
+
+// -----
+
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+!c = !fly.memref<f32, register, (1,2,2):(0,1,2)>
+!ab = !fly.memref<f32, register, (1,2):(0,1)>
+func.func @gemm_traversal_length(%c: !c, %a: !ab, %b: !ab) {
+  %m = fly.static : !mma
+  // expected-error @+1 {{traversal must list (m, n, k) tiles, three values each, of a rank-3 D; it has 4 values and D rank 3}}
+  fly.gemm(%m, %c, %a, %b, %c) {traversal = array<i32: 0, 0, 0, 1>} : (!mma, !c, !ab, !ab, !c)
+  return
+}
+
+// -----
+
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+!f = !fly.memref<f32, register, 1:0>
+func.func @gemm_traversal_rank1(%f: !f) {
+  %m = fly.static : !mma
+  // expected-error @+1 {{traversal must list (m, n, k) tiles, three values each, of a rank-3 D; it has 3 values and D rank 1}}
+  fly.gemm(%m, %f, %f, %f, %f) {traversal = array<i32: 0, 0, 0>} : (!mma, !f, !f, !f, !f)
+  return
+}

@@ -156,3 +156,51 @@ func.func @mma_call(%d: !f, %a: !fly.memref<f32, shared, 1:0>, %b: !f) {
   fly.mma_atom_call(%m, %d, %a, %b, %d) : (!mma, !f, !fly.memref<f32, shared, 1:0>, !f, !f)
   return
 }
+
+// -----
+
+// gemm with a traversal: the (m, n, k) tiles (1,1,0) (0,0,0) (1,1,0) of a
+// (V,M)x(V,N)=>(V,M,N) gemm whose D is not C: one call per listed tile, in
+// that order (tile (0,1) is not listed: no call); the first call on a tile
+// reads C's tile, the later one D's. Tile (m, n) is at m + 2n.
+!mma = !fly.mma_atom<!fly.universal_fma<f32>>
+!c = !fly.memref<f32, register, (1,2,2):(0,1,2)>
+!ab = !fly.memref<f32, register, (1,2):(0,1)>
+
+// ROUND-LABEL: func.func @gemm_traversal
+// ROUND:         fly.gemm(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {traversal = array<i32: 1, 1, 0, 0, 0, 0, 1, 1, 0>} : (
+// CHECK-LABEL: func.func @gemm_traversal
+// CHECK-COUNT-3: fly.mma_atom_call(
+// CHECK-NOT:     fly.mma_atom_call(
+// SSA-LABEL: func.func @gemm_traversal
+// SSA-SAME:    (%[[D:[^:]*]]: !fly.memref<{{.*}}>, %[[C:[^:]*]]: !fly.memref<{{.*}}>, %[[A:[^:]*]]: !fly.memref<{{.*}}>, %[[B:[^:]*]]: !fly.memref<{{.*}}>)
+// SSA-DAG:     %[[CP:.*]] = fly.get_iter(%[[C]])
+// SSA-DAG:     %[[BP:.*]] = fly.get_iter(%[[B]])
+// SSA-DAG:     %[[AP:.*]] = fly.get_iter(%[[A]])
+// SSA-DAG:     %[[DP:.*]] = fly.get_iter(%[[D]])
+// SSA-DAG:     %[[THREE:.*]] = fly.static : !fly.int_tuple<3>
+// SSA-DAG:     %[[D3:.*]] = fly.add_offset(%[[DP]], %[[THREE]])
+// SSA-DAG:     %[[A1:.*]] = fly.add_offset(%[[AP]], %{{.*}})
+// SSA-DAG:     %[[B1:.*]] = fly.add_offset(%[[BP]], %{{.*}})
+// SSA-DAG:     %[[C3:.*]] = fly.add_offset(%[[CP]], %[[THREE]])
+// SSA:         fly.ptr.load(%[[A1]])
+// SSA-NEXT:    fly.ptr.load(%[[B1]])
+// SSA-NEXT:    fly.ptr.load(%[[C3]])
+// SSA-NEXT:    %[[R0:.*]] = fly.mma_atom_call_ssa
+// SSA-NEXT:    fly.ptr.store(%[[R0]], %[[D3]])
+// SSA-NEXT:    fly.ptr.load(%[[AP]])
+// SSA-NEXT:    fly.ptr.load(%[[BP]])
+// SSA-NEXT:    fly.ptr.load(%[[CP]])
+// SSA-NEXT:    %[[R1:.*]] = fly.mma_atom_call_ssa
+// SSA-NEXT:    fly.ptr.store(%[[R1]], %[[DP]])
+// SSA-NEXT:    fly.ptr.load(%[[A1]])
+// SSA-NEXT:    fly.ptr.load(%[[B1]])
+// SSA-NEXT:    fly.ptr.load(%[[D3]])
+// SSA-NEXT:    %[[R2:.*]] = fly.mma_atom_call_ssa
+// SSA-NEXT:    fly.ptr.store(%[[R2]], %[[D3]])
+// SSA-NOT:     fly.mma_atom_call_ssa
+func.func @gemm_traversal(%d: !c, %c: !c, %a: !ab, %b: !ab) {
+  %m = fly.static : !mma
+  fly.gemm(%m, %d, %a, %b, %c) {traversal = array<i32: 1, 1, 0, 0, 0, 0, 1, 1, 0>} : (!mma, !c, !ab, !ab, !c)
+  return
+}

@@ -502,7 +502,8 @@ void mlir::fly::forEachTensorMmaCall(
     Arith &ar, Type atomLike, const TensorValue &d, const TensorValue &a,
     const TensorValue &b, const TensorValue &c,
     ArrayRef<TensorValue> aAuxiliary, ArrayRef<TensorValue> bAuxiliary,
-    const std::function<void(const TensorMmaCall &)> &onCall) {
+    const std::function<void(const TensorMmaCall &)> &onCall,
+    ArrayRef<int32_t> traversal) {
   algebra::MmaAtom atom = getMmaAtom(ar, getMmaAtomType(atomLike));
   if (ar.failed())
     return;
@@ -517,6 +518,9 @@ void mlir::fly::forEachTensorMmaCall(
                          sliceAuxiliary(ar, bAuxiliary, 0, 0)});
     return;
   }
+  std::vector<std::array<int64_t, 3>> order;
+  for (size_t i = 0; i + 2 < traversal.size(); i += 3)
+    order.push_back({traversal[i], traversal[i + 1], traversal[i + 2]});
   algebra::forEachMmaCall(
       ar, atom, partitionedLayout(d), partitionedLayout(a),
       partitionedLayout(b), partitionedLayout(c),
@@ -524,12 +528,14 @@ void mlir::fly::forEachTensorMmaCall(
         TensorMmaCall t{placeTensor(ar, d, call.d.layout, call.d.offset),
                         placeTensor(ar, a, call.a.layout, call.a.offset),
                         placeTensor(ar, b, call.b.layout, call.b.offset),
-                        placeTensor(ar, c, call.c.layout, call.c.offset),
+                        placeTensor(ar, call.cFromD ? d : c, call.c.layout,
+                                    call.c.offset),
                         sliceAuxiliary(ar, aAuxiliary, call.m, call.k),
                         sliceAuxiliary(ar, bAuxiliary, call.n, call.k)};
         if (!ar.failed())
           onCall(t);
-      });
+      },
+      order);
 }
 
 /// The type of an operation's field `name` (null for none).
@@ -828,6 +834,16 @@ LogicalResult GemmOp::verify() {
                               {element(getD()), element(getAOperand()),
                                element(getBOperand()), element(getC())})))
     return failure();
+  ArrayRef<int32_t> traversal;
+  if (std::optional<ArrayRef<int32_t>> given = getTraversal()) {
+    traversal = *given;
+    if (traversal.empty() || traversal.size() % 3 != 0 ||
+        partitionedLayout(tensorOf(getD())).rank() != 3)
+      return emitOpError("traversal must list (m, n, k) tiles, three values "
+                         "each, of a rank-3 D; it has ")
+             << traversal.size() << " values and D rank "
+             << partitionedLayout(tensorOf(getD())).rank();
+  }
   // Rank 1: one call on the whole fragments.
   if (partitionedLayout(tensorOf(getD())).rank() == 1 &&
       failed(checkMmaCallCounts(*this, getAtom().getType(),
@@ -842,7 +858,8 @@ LogicalResult GemmOp::verify() {
                        [&](const TensorMmaCall &call) {
                          if (checkAuxiliaryValues(ar, call.aAuxiliary, "A"))
                            checkAuxiliaryValues(ar, call.bAuxiliary, "B");
-                       });
+                       },
+                       traversal);
   if (ar.failed())
     return emitOpError() << ar.error();
   return success();

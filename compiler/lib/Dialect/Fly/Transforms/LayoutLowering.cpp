@@ -254,7 +254,8 @@ LogicalResult Lowerer::lowerGemm(GemmOp op) {
             all.slice(1 + nA, nB), all.back());
         if (failed(lowerAtomCallOperands(atomCall)))
           result = failure();
-      });
+      },
+      op.getTraversal().value_or(ArrayRef<int32_t>()));
   if (ar.failed())
     return op->emitOpError() << ar.error();
   if (failed(result))

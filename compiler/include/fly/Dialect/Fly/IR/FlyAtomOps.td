@@ -290,9 +290,27 @@ def Fly_GemmOp : Fly_MemoryOp<"gemm"> {
     the same tile modes, (1, M[, K]) for A and (1, N[, K]) for B after a
     (V[, M[, K]]) operand; each call takes its slice at the call's tile,
     one value.
+
+    `traversal = array<i32: m0, n0, k0, m1, n1, k1, ...>` (rank-3 D only)
+    gives the calls' order instead: one call per (m, n, k) tile listed (k
+    is 0 when A and B have no K mode), the first call on a tile of D
+    reading C's tile and later ones D's (FlyDSL's gemm traversal orders
+    and layouts, which the front end turns into this list). Each tile must
+    be inside the (M, N, K) tiles.
   }];
-  let arguments = Fly_MmaGroupArguments;
-  let builders = Fly_MmaGroupBuilders;
+  let arguments = !con(Fly_MmaGroupArguments,
+                       (ins OptionalAttr<DenseI32ArrayAttr>:$traversal));
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$atom, "::mlir::Value":$d,
+                   "::mlir::ValueRange":$a, "::mlir::ValueRange":$b,
+                   "::mlir::Value":$c), [{
+      ::llvm::SmallVector<::mlir::Value> groups(a);
+      groups.append(b.begin(), b.end());
+      build($_builder, $_state, atom, d, groups, c,
+            $_builder.getDenseI32ArrayAttr(
+                {1, 1, int32_t(a.size()), int32_t(b.size()), 1}),
+            ::mlir::DenseI32ArrayAttr());
+    }]>];
   let extraClassDeclaration = Fly_MmaGroupAccessors;
   let hasVerifier = 1;
 }

@@ -125,7 +125,8 @@ void forEachTensorCopyCall(
 /// auxiliary operands of the A and B groups at the call's tile: an
 /// auxiliary operand has its operand's rank, and is sliced at (*, m) or
 /// (*, m, k) (B: n) as its operand is (whole for a rank-1 gemm). `atom` is
-/// an mma_atom or tiled_mma type.
+/// an mma_atom or tiled_mma type. `traversal` is fly.gemm's: (m, n, k)
+/// triples, the tiles in call order (AtomPlan.h's forEachMmaCall order).
 struct TensorMmaCall {
   TensorValue d, a, b, c;
   std::vector<TensorValue> aAuxiliary, bAuxiliary;
@@ -134,7 +135,8 @@ void forEachTensorMmaCall(
     ::fly::algebra::Arith &ar, Type atom, const TensorValue &d,
     const TensorValue &a, const TensorValue &b, const TensorValue &c,
     ArrayRef<TensorValue> aAuxiliary, ArrayRef<TensorValue> bAuxiliary,
-    const std::function<void(const TensorMmaCall &)> &onCall);
+    const std::function<void(const TensorMmaCall &)> &onCall,
+    ArrayRef<int32_t> traversal = {});
 
 /// The values an MMA call's operand of `element` holds for the atom's
 /// `atomCount` values of `atomElement`: atomCount for the atom's own type;
