@@ -1158,3 +1158,31 @@ def test_every_generated_line_is_a_user_line(fn):
         assert c.co_filename == THIS_FILE
         for _, _, ln in c.co_lines():
             assert ln is None or ln in lines, (c.co_name, ln)
+
+
+@pytest.mark.parametrize("fn", [f for f, _ in STATIC_CASES] + [k_loops, k_carried, t_raise])
+def test_every_generated_node_is_located_when_made(fn, monkeypatch):
+    """The rewriter stamps each node it makes with its construct's
+    location, so the new module compiles without ast.fix_missing_locations
+    (a walk of the whole tree; the rewriter's fallback if a node is
+    missed), and the code is the same as with it."""
+    import ast
+
+    def rewritten():
+        return ar._rewrite_code(fn)  # past the caches
+
+    def describe(code):
+        out = [(code.co_name, code.co_code, tuple(code.co_positions()))]
+        for k in code.co_consts:
+            if isinstance(k, types.CodeType):
+                out += describe(k)
+        return out
+
+    with monkeypatch.context() as m:
+        m.setattr(ast, "fix_missing_locations", lambda node: pytest.fail("a node was missed"))
+        got = describe(rewritten())
+    fixed = ast.fix_missing_locations
+    with monkeypatch.context() as m:
+        m.setattr(ar, "compile", lambda tree, *a, **k: compile(fixed(tree), *a, **k), raising=False)
+        want = describe(rewritten())
+    assert got == want

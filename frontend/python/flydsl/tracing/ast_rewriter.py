@@ -409,9 +409,15 @@ def _rewrite_code(fn):
         wrapper = _stamp(ast.ClassDef(name=cls, bases=[], keywords=[], body=module.body,
                                       decorator_list=[]), node)
         module = ast.Module(body=[wrapper], type_ignores=[])
-    ast.fix_missing_locations(module)
-    top = compile(module, code.co_filename, "exec",
-                  flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+    # Every generated node is stamped with its construct's location, so the
+    # module compiles as it is; fix_missing_locations (a walk of the whole
+    # tree) only if a node was missed.
+    flags = code.co_flags & _FUTURE_FLAGS
+    try:
+        top = compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True)
+    except (TypeError, ValueError):
+        top = compile(ast.fix_missing_locations(module), code.co_filename, "exec", flags=flags,
+                      dont_inherit=True)
     new_code = _find_code(top, node.name, node.lineno)
     if new_code is None:
         raise RewriteError(f"internal error rewriting `{code.co_name}`: compiled code not found",
@@ -460,13 +466,27 @@ def _first_param(node):
 # ---------------------------------------------------------------------------
 
 def _stamp(new, src):
-    """Give every node of `new` without a location the location of `src`."""
-    for n in ast.walk(new):
-        if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
-            n.lineno = src.lineno
-            n.col_offset = src.col_offset
-            n.end_lineno = getattr(src, "end_lineno", src.lineno)
-            n.end_col_offset = getattr(src, "end_col_offset", src.col_offset)
+    """Give every node of `new` without a location the location of `src`.
+    Below `new`, a node that has a location is the user's or was stamped
+    when it was made, and so is everything under it: the walk stops there."""
+    lineno, col = src.lineno, src.col_offset
+    end_lineno = getattr(src, "end_lineno", lineno)
+    end_col = getattr(src, "end_col_offset", col)
+    todo = [new]
+    while todo:
+        n = todo.pop()
+        if "lineno" in n._attributes:
+            if getattr(n, "lineno", None) is None:
+                n.lineno, n.col_offset = lineno, col
+                n.end_lineno, n.end_col_offset = end_lineno, end_col
+            elif n is not new:
+                continue
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.AST))
     return new
 
 
@@ -904,8 +924,8 @@ class _Rewriter:
         dyn_else = copy.deepcopy(s.orelse)
         c = self.fresh("cond")
         out = [_stamp(ast.Assign(targets=[_store(c)], value=self.expr(s.test)), s)]
-        static_if = ast.If(test=_load(c), body=self.body(s.body), orelse=self.block(s.orelse))
-        static_if = ast.copy_location(static_if, s)
+        static_if = _stamp(ast.If(test=_load(c), body=self.body(s.body),
+                                  orelse=self.block(s.orelse)), s)
 
         dynamic = []
         self.scopes.append(_Scope("branch", "an `if` on a dynamic condition", names))
