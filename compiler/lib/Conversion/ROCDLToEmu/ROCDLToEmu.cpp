@@ -722,6 +722,18 @@ std::optional<MemoryAccess> memoryAccess(Operation *op) {
   return std::nullopt;
 }
 
+/// Makes memoryAccess's operation `op` access `address` instead.
+void setAccessAddress(Operation *op, Value address) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    load.getAddrMutable().assign(address);
+  else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    store.getAddrMutable().assign(address);
+  else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    rmw.getPtrMutable().assign(address);
+  else
+    cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(address);
+}
+
 /// The accesses of `kernel` that need an alignment check; address spaces
 /// must still be those of the kernel (private memory, 5, is the host's own
 /// frame and is not checked).
@@ -2142,14 +2154,7 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
                              .getResult();
       LLVM::BrOp::create(b, loc, ValueRange{redirected}, after);
     }
-    if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      load.getAddrMutable().assign(checked);
-    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      store.getAddrMutable().assign(checked);
-    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-      rmw.getPtrMutable().assign(checked);
-    else
-      cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(checked);
+    setAccessAddress(op, checked);
   }
 }
 
@@ -2415,14 +2420,7 @@ void ConvertROCDLToEmu::insertPrivateChecks(Value ctx, StringRef kernel,
       b.setInsertionPointToStart(slow);
       LLVM::BrOp::create(b, loc, ValueRange{call(b, offset)}, after);
     }
-    if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      load.getAddrMutable().assign(checked);
-    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      store.getAddrMutable().assign(checked);
-    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-      rmw.getPtrMutable().assign(checked);
-    else
-      cast<LLVM::AtomicCmpXchgOp>(op).getPtrMutable().assign(checked);
+    setAccessAddress(op, checked);
   }
 }
 
