@@ -203,7 +203,8 @@ struct MmaWalk {
     std::optional<int64_t> kn = int64_t(1);
     if (hasK)
       kn = staticSize(ar, a.layout[2], "gemm");
-    if (!m || !n || !kn || (hasK && !checkSize(b.layout[2], *kn, "the K mode of B")) ||
+    if (!m || !n || !kn ||
+        (hasK && !checkSize(b.layout[2], *kn, "the K mode of B")) ||
         !checkSize(c.layout[1], *m, "the M mode of C") ||
         !checkSize(c.layout[2], *n, "the N mode of C") ||
         !checkSize(d.layout[1], *m, "the M mode of D") ||
