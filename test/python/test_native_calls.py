@@ -369,3 +369,142 @@ def test_the_environment_and_the_hints_invalidate_the_entries(recording, fly_env
         assert full[0] == 2
     finally:
         scale.compile_hints = {}
+
+
+# -- torch tensors: DLPack's exchange table --------------------------------------
+
+@flyc.kernel
+def touch_kernel(A: fx.Tensor):
+    pass
+
+
+@flyc.jit
+def touch(A):
+    touch_kernel(A).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+@pytest.fixture
+def emulator(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    _fly.set_launch_table(0)
+
+
+# Views of every kind: contiguous, offset, transposed, strided, broadcast,
+# 3-D permuted, a size-1 dimension of odd stride (dt: the torch dtype).
+TORCH_LAYOUTS = {
+    "1-d": lambda torch, dt: torch.arange(40).to(dt),
+    "2-d": lambda torch, dt: torch.arange(24).to(dt).reshape(4, 6),
+    "offset view": lambda torch, dt: torch.arange(48).to(dt).reshape(6, 8)[1:, 4:],
+    "transposed": lambda torch, dt: torch.arange(24).to(dt).reshape(4, 6).t(),
+    "every other column": lambda torch, dt: torch.arange(48).to(dt).reshape(4, 12)[:, ::2],
+    "broadcast": lambda torch, dt: torch.arange(6).to(dt).reshape(1, 6).expand(5, 6),
+    "3-d permuted": lambda torch, dt: torch.arange(60).to(dt).reshape(3, 4, 5).permute(2, 0, 1),
+    "size-1 dim": lambda torch, dt: torch.arange(40).to(dt).as_strided((1, 8), (13, 1)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64", "int8",
+                                   "int16", "int32", "int64", "bool"])
+@pytest.mark.parametrize("layout", list(TORCH_LAYOUTS))
+def test_torch_tensors_pack_as_the_python_path(emulator, monkeypatch, dtype, layout):
+    """torch.Tensor is read natively through DLPack's exchange table: for
+    every element type the packer takes and views of every kind, the block
+    is the Python path's (address and dynamic leaves), for a static and a
+    dynamic layout, and the jit function's dispatcher runs it."""
+    import torch
+
+    x = TORCH_LAYOUTS[layout](torch, getattr(torch, dtype))
+    descs = [flyc.from_dlpack(x)]
+    if 1 in x.stride():  # a layout-dynamic descriptor needs a unit stride
+        descs.append(flyc.from_dlpack(x).mark_layout_dynamic())
+    for desc in descs:
+        compiled = flyc.compile(touch, desc)
+        compiled(x)  # the Python path; the packer is made
+        assert isinstance(compiled._native, _fly.ArgumentPacker)
+        python = compiled.pack(x)
+        assert compiled._native.pack((x,), None) == python
+        assert int.from_bytes(python[:8], "little") == x.data_ptr()
+        assert compiled._native.call((x,), None)
+    if len(descs) == 2:  # the dynamic leaves: extents and the strides but the unit one
+        leaves = np.frombuffer(python[8:], np.int32)[:2 * x.dim() - 1].tolist()
+        assert leaves == list(x.shape) + [s for s in x.stride() if s != 1][:x.dim() - 1]
+        touch(x)  # a jit function's tensors (no descriptor) get a dynamic layout
+        full = full_path_calls(touch, monkeypatch)
+        touch(x)
+        touch(x[:])  # another view of the same layout: the same key
+        assert full[0] == 0  # the dispatcher's
+
+
+def test_torch_mismatches_fall_back_to_the_python_error(emulator):
+    """What the packer refuses for a torch tensor -- another dtype (also one
+    torch describes like int8 through DLPack), rank, a static leaf, a
+    dynamic leaf's divisibility, alignment, a tensor off the CPU -- it
+    leaves to the Python path, which raises its error; an unsigned tensor
+    for a signed element the Python path takes."""
+    import torch
+
+    x = torch.zeros(64, 8, dtype=torch.float32)
+    compiled = flyc.compile(touch, flyc.from_dlpack(x).mark_layout_dynamic(divisibility=8))
+    compiled(x)
+    bad = [(x.double(), "compiled for float32 tensors"),
+           (x.to(torch.float16), "compiled for float32 tensors"),
+           (x[None], "rank"),
+           (torch.zeros(64, 12)[:, :8], "divisib|multiple"),  # a row stride of 12
+           (x.reshape(-1)[1:505].reshape(63, 8), "aligned to"),
+           (torch.zeros(64, 8, device="meta"), "meta")]
+    for tensor, message in bad:
+        assert compiled._native.pack((tensor,), None) is None
+        with pytest.raises(ArgumentError, match=message):
+            compiled(tensor)
+    assert compiled._native.pack((x,), None) == compiled.pack(x)
+
+    i8 = torch.zeros(16, dtype=torch.int8)
+    compiled = flyc.compile(touch, flyc.from_dlpack(i8))
+    compiled(i8)
+    int4 = torch.zeros(16, dtype=torch.int4)
+    assert compiled._native.pack((int4,), None) is None  # not an int8
+    with pytest.raises(ArgumentError, match="int4"):
+        compiled(int4)
+    u8 = torch.zeros(16, dtype=torch.uint8)
+    assert compiled._native.pack((u8,), None) is None
+    assert int.from_bytes(compiled.pack(u8), "little") == u8.data_ptr()  # the Python path's
+    compiled(u8)
+
+
+def test_torch_subclasses_are_read_through_their_attributes(emulator):
+    """A torch.Tensor subclass (nn.Parameter here) keeps the attribute path:
+    its attributes may be its own. The block is the same."""
+    import torch
+
+    x = torch.arange(32, dtype=torch.float32)
+    p = torch.nn.Parameter(x.clone())
+    compiled = flyc.compile(touch, flyc.from_dlpack(x).mark_layout_dynamic())
+    compiled(x)
+    assert compiled._native.pack((p,), None) == compiled.pack(p)
+    assert int.from_bytes(compiled.pack(p)[:8], "little") == p.data_ptr()
+
+
+def test_strided_torch_views_compute_on_the_emulator(emulator):
+    """The values: strided torch views (a static layout: no unit stride)
+    through the compiled function's packer and offset views through the jit
+    function's dispatcher, run on the emulator, against torch."""
+    import torch
+
+    a = torch.arange(600, dtype=torch.float32)
+    for step in (2, 3):
+        b = torch.zeros(700, dtype=torch.float32)
+        va, vb = a[::step][:200], b[4::step][:200]
+        compiled = flyc.compile(scale, flyc.from_dlpack(va), flyc.from_dlpack(vb), 1.0, 200, True)
+        for alpha in (2.0, 3.0, 2.0):
+            vb.zero_()
+            compiled(va, vb, alpha, 200, True)
+            assert torch.equal(vb, va * alpha), (step, alpha)
+        assert isinstance(compiled._native, _fly.ArgumentPacker)
+        assert compiled._native.pack((va, vb, 2.0, 200, True), None) == \
+            compiled.pack(va, vb, 2.0, 200, True)
+        assert torch.count_nonzero(b).item() == 199  # nothing outside the view (a[0] is 0)
+    for start in (0, 4, 8, 4):
+        b = torch.zeros(600, dtype=torch.float32)
+        scale(a[start:start + 300], b[start:start + 300], 3.0, 300, True)
+        assert torch.equal(b[start:start + 300], a[start:start + 300] * 3)
+        assert torch.count_nonzero(b).item() == 300 - (start == 0)

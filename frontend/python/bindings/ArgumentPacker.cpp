@@ -25,8 +25,11 @@
 // leaves from it: nothing here or in Python re-derives them.
 //
 // The packer handles the common cases only: numpy arrays (and anything
-// else with the buffer protocol), torch tensors (dtype, shape, stride(),
-// data_ptr(); on the CPU when `host_memory`, i.e. for the emulator) and
+// else with the buffer protocol), torch tensors (dtype, shape, strides and
+// address; on the CPU when `host_memory`, i.e. for the emulator: for
+// torch.Tensor itself read in one call of the DLPack exchange table torch
+// publishes, else through the attributes dtype, shape, stride(), data_ptr()
+// and is_cpu) and
 // flyc.from_dlpack descriptors (their element, shape, strides and address
 // attributes) for tensors, Python ints / floats / bools for integer and
 // f32/f64 scalars, fx.Stream / None / int handles for streams, and
@@ -79,12 +82,12 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallString.h"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace nb = nanobind;
@@ -124,9 +127,88 @@ const Name &handleName() { static const Name n("handle"); return n; }
 const Name &specName() { static const Name n("_spec"); return n; }
 const Name &tensorSpecName() { static const Name n("tensor_spec"); return n; }
 
+/// DLPack's C exchange table (dlpack.h 1.2 and later): a tensor type's
+/// `__dlpack_c_exchange_api__` capsule, "dlpack_exchange_api", points to
+/// it for the life of the process. The packer uses one entry: the one that
+/// describes a tensor (element, device, shape, strides, address) in a
+/// caller's struct without allocating, in one C call instead of five
+/// attribute reads. Declared here by the layout the DLPack ABI fixes.
+namespace dlpack {
+struct Version {
+  uint32_t major, minor;
+};
+struct Device {
+  int32_t type, id;
+};
+constexpr int32_t kCpu = 1;
+struct DataType {
+  uint8_t code, bits;
+  uint16_t lanes;
+};
+struct Tensor {
+  void *data;
+  Device device;
+  int32_t ndim;
+  DataType dtype;
+  int64_t *shape, *strides;
+  uint64_t byteOffset;
+};
+using Describe = int (*)(void *object, Tensor *out);
+struct ExchangeApi {
+  Version version;
+  void *previous;
+  void *allocator, *managedFromObject, *managedToObject;
+  Describe describe; // may be null
+  void *currentWorkStream;
+};
+
+/// The describe entry of a tensor type's exchange table, or null (no
+/// table, an older or newer ABI, or no such entry).
+Describe describeOf(PyObject *type) {
+  if (!type || type == Py_None)
+    return nullptr;
+  PyObject *capsule = PyObject_GetAttrString(type, "__dlpack_c_exchange_api__");
+  if (!capsule) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  auto *api = static_cast<const ExchangeApi *>(
+      PyCapsule_GetPointer(capsule, "dlpack_exchange_api"));
+  Py_DECREF(capsule); // the type holds it; the table outlives it
+  if (!api) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  if (api->version.major != 1 || api->version.minor < 2)
+    return nullptr;
+  return api->describe;
+}
+
+/// DLPack's code of an element type (as bufferFormat knows them): the
+/// type of the torch dtype compiled.py chooses for it (the signed integer
+/// of each width, bool for i1); lanes 0 for one it has none for. torch
+/// describes its sub-byte integers (int1 ... int7) as 8-bit ints too: for
+/// i8 the packer also checks the dtype itself.
+DataType typeOf(const std::string &element) {
+  static const std::pair<const char *, DataType> table[] = {
+      {"f32", {2, 32, 1}}, {"f16", {2, 16, 1}}, {"f64", {2, 64, 1}},
+      {"bf16", {4, 16, 1}}, {"i8", {0, 8, 1}},  {"i16", {0, 16, 1}},
+      {"i32", {0, 32, 1}}, {"i64", {0, 64, 1}}, {"i1", {6, 8, 1}}};
+  for (const auto &[name, type] : table)
+    if (element == name)
+      return type;
+  return {0, 0, 0};
+}
+
+bool operator==(DataType a, DataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+} // namespace dlpack
+
 struct TensorParam {
   std::string element; // the MLIR element type, as descriptors name it
   nb::object torchDtype; // the torch.dtype of that element, or None
+  dlpack::DataType dlType{0, 0, 0}; // DLPack's type of the torch dtype
   std::string formats;   // the buffer-protocol characters of the element
   int64_t itemsize = 0;
   int rank = 0;
@@ -361,8 +443,26 @@ struct TensorView {
   uintptr_t address = 0;
   int64_t leaves[2 * kMaxRank];
   /// A torch tensor's attributes, when the dispatcher's key read them
-  /// first (the packer does not read them twice).
-  nb::object dtype, shape, strides, dataPtr;
+  /// first (the packer does not read them twice); made on first use (a
+  /// call makes a view per parameter, most never need them).
+  struct Attributes {
+    nb::object dtype, shape, strides, dataPtr;
+  };
+  std::optional<Attributes> attributes;
+  Attributes &torch() {
+    if (!attributes)
+      attributes.emplace();
+    return *attributes;
+  }
+  /// A torch tensor described through DLPack's exchange table (`described`):
+  /// its element, device, extents and strides (copied: the table's arrays
+  /// live only until Python runs again) and address.
+  bool described = false;
+  dlpack::DataType dlType; // (the rest: set when described)
+  int32_t device;
+  int rank;
+  int64_t dims[2][kMaxRank];
+  uintptr_t dataAddress;
   ~TensorView() {
     if (held)
       PyBuffer_Release(&buffer);
@@ -374,6 +474,32 @@ struct TensorView {
       return false;
     }
     held = true;
+    return true;
+  }
+  /// Describes `arg` with the exchange table's entry (once per call).
+  bool describe(PyObject *arg, dlpack::Describe entry) {
+    if (described)
+      return true;
+    dlpack::Tensor t;
+    if (entry(arg, &t) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    if (t.ndim < 0 || t.ndim > kMaxRank || (t.ndim && !t.shape))
+      return false;
+    for (int d = 0; d < t.ndim; ++d) {
+      dims[0][d] = t.shape[d];
+      // No strides: compact row-major (DLPack's convention).
+      dims[1][d] = t.strides ? t.strides[d] : 1;
+    }
+    if (!t.strides)
+      for (int d = t.ndim - 2; d >= 0; --d)
+        dims[1][d] = dims[1][d + 1] * dims[0][d + 1];
+    dlType = t.dtype;
+    device = t.device.type;
+    rank = t.ndim;
+    dataAddress = reinterpret_cast<uintptr_t>(t.data) + uintptr_t(t.byteOffset);
+    described = true;
     return true;
   }
 };
@@ -401,8 +527,9 @@ public:
         table(fly_runtime_launch_table()), binding(binding),
         descriptorType(std::move(descriptorType)),
         streamType(std::move(streamType)),
-        torchTensorType(std::move(torchTensorType)), hostMemory(hostMemory),
-        errors(std::move(errors)) {
+        torchTensorType(std::move(torchTensorType)),
+        torchDescribe(dlpack::describeOf(this->torchTensorType.ptr())),
+        hostMemory(hostMemory), errors(std::move(errors)) {
     const fly::HostFunctionInfo &info = block.info;
     if (info.blockSize != entry.blockSize())
       throw nb::value_error("ArgumentPacker: the block is not the entry's");
@@ -445,6 +572,7 @@ public:
         }
         t.align = host.alignment;
         t.torchDtype = nb::borrow(p[2]);
+        t.dlType = dlpack::typeOf(t.element);
       } else if (host.kind == Kind::Handle) {
         param.kind = ParamKind::Stream;
       } else if (host.kind == Kind::Scalar && (host.scalar == AbiScalar::F32 ||
@@ -618,14 +746,31 @@ private:
   /// A torch tensor: its dtype (one of torch's dtype singletons), shape,
   /// stride(), data_ptr(); on the emulator it must be in host memory.
   bool readTorch(PyObject *arg, const TensorParam &t, TensorView &view) const {
-    if (!view.dtype.is_valid()) {
-      view.dtype = attribute(arg, dtypeName());
-      view.strides = callMethod(arg, strideName());
-      view.dataPtr = callMethod(arg, dataPtrName());
+    // torch.Tensor itself (not a subclass, whose attributes may be its
+    // own): one call of DLPack's exchange table.
+    if (torchDescribe && Py_TYPE(arg) == (PyTypeObject *)torchTensorType.ptr() &&
+        t.dlType.lanes) {
+      if (!view.describe(arg, torchDescribe) || !(view.dlType == t.dlType) ||
+          (hostMemory && view.device != dlpack::kCpu) || view.rank != t.rank)
+        return false;
+      if (t.dlType.bits == 8 && t.dlType.code == 0) { // int8, not int1 ... int7
+        nb::object dtype = attribute(arg, dtypeName());
+        if (!dtype || dtype.ptr() != t.torchDtype.ptr()) {
+          PyErr_Clear();
+          return false;
+        }
+      }
+      return checkLeaves(t, view.dims, view.dataAddress, view);
     }
-    if (!view.shape.is_valid())
-      view.shape = attribute(arg, shapeName());
-    if (!view.dtype || view.dtype.ptr() != t.torchDtype.ptr()) {
+    TensorView::Attributes &read = view.torch();
+    if (!read.dtype.is_valid()) {
+      read.dtype = attribute(arg, dtypeName());
+      read.strides = callMethod(arg, strideName());
+      read.dataPtr = callMethod(arg, dataPtrName());
+    }
+    if (!read.shape.is_valid())
+      read.shape = attribute(arg, shapeName());
+    if (!read.dtype || read.dtype.ptr() != t.torchDtype.ptr()) {
       PyErr_Clear();
       return false;
     }
@@ -636,14 +781,14 @@ private:
         return false;
       }
     }
-    PyObject *shape = view.shape.ptr(), *strides = view.strides.ptr();
-    if (!shape || !strides || !view.dataPtr || !PyTuple_Check(shape) ||
-        !PyTuple_Check(strides) || !PyLong_Check(view.dataPtr.ptr()) ||
+    PyObject *shape = read.shape.ptr(), *strides = read.strides.ptr();
+    if (!shape || !strides || !read.dataPtr || !PyTuple_Check(shape) ||
+        !PyTuple_Check(strides) || !PyLong_Check(read.dataPtr.ptr()) ||
         PyTuple_GET_SIZE(shape) != t.rank || PyTuple_GET_SIZE(strides) != t.rank) {
       PyErr_Clear();
       return false;
     }
-    return readDims(t, shape, strides, view.dataPtr.ptr(), view);
+    return readDims(t, shape, strides, read.dataPtr.ptr(), view);
   }
 
   /// Shape and strides as tuples of ints, the address as an int.
@@ -753,6 +898,7 @@ private:
   nb::object descriptorType;  // flyc's TensorDescriptor class
   nb::object streamType;      // fx.Stream
   nb::object torchTensorType; // torch.Tensor, or None without torch
+  dlpack::Describe torchDescribe; // its exchange table's, or null
   bool hostMemory;            // the emulator: tensors must be on the CPU
   nb::object errors;          // None or a WeakMethod: message -> exception
   std::vector<Param> params;
@@ -772,6 +918,7 @@ public:
         descriptorType(std::move(descriptorType)),
         streamType(std::move(streamType)),
         torchTensorType(std::move(torchTensorType)),
+        torchDescribe(dlpack::describeOf(this->torchTensorType.ptr())),
         generation(dispatchGeneration) {
     if (this->kinds.size() != this->binding.size() ||
         this->kinds.find_first_not_of("vsc") != std::string::npos)
@@ -793,9 +940,9 @@ public:
     // common loop) skips the key object and the table lookup. The objects
     // of the key are compared by identity: the memo holds them, so none of
     // them can be freed and another take its address.
-    if (lastPacker.is_valid() && key.bytes == lastKey &&
-        key.objects.size() == lastObjects.size() &&
-        std::equal(key.objects.begin(), key.objects.end(), lastObjects.begin(),
+    if (lastPacker.is_valid() && key.equals(lastKey) &&
+        key.count == lastObjects.size() &&
+        std::equal(key.objects, key.objects + key.count, lastObjects.begin(),
                    [](PyObject *a, const nb::object &b) { return a == b.ptr(); }))
       return nb::inst_ptr<ArgumentPacker>(lastPacker.ptr())->callBound(items, views);
     PyObject *packer =
@@ -804,10 +951,10 @@ public:
       PyErr_Clear();
       return false;
     }
-    lastKey = key.bytes;
+    lastKey.assign(key.bytes, key.size);
     lastObjects.clear();
-    for (PyObject *object : key.objects)
-      lastObjects.push_back(nb::borrow(object));
+    for (size_t i = 0; i < key.count; ++i)
+      lastObjects.push_back(nb::borrow(key.objects[i]));
     lastPacker = nb::borrow(packer);
     return nb::inst_ptr<ArgumentPacker>(packer)->callBound(items, views);
   }
@@ -843,6 +990,7 @@ public:
   void setTorchTensorType(nb::object type) {
     if (!type.is(torchTensorType)) {
       torchTensorType = std::move(type);
+      torchDescribe = dlpack::describeOf(torchTensorType.ptr());
       clear();
     }
   }
@@ -864,20 +1012,45 @@ private:
 
   /// The key of bound arguments: bytes, and the objects compared by value
   /// (Constexpr values, descriptors' specs; borrowed from the arguments).
+  /// On the stack, without allocating: the bytes of up to kMaxParams
+  /// arguments of rank kMaxRank at most fit; a key that would not is no key.
   struct Key {
-    llvm::SmallString<128> bytes;
-    std::vector<PyObject *> objects;
+    static constexpr size_t capacity = 2048;
+    char bytes[capacity];
+    size_t size = 0;
+    bool overflow = false;
+    PyObject *objects[kMaxParams];
+    size_t count = 0;
+
+    void add(const void *data, size_t n) {
+      if (size + n > capacity) {
+        overflow = true;
+        return;
+      }
+      std::memcpy(bytes + size, data, n);
+      size += n;
+    }
+    void add(char c) { add(&c, 1); }
+    void addObject(PyObject *object) {
+      if (count == kMaxParams)
+        overflow = true;
+      else
+        objects[count++] = object;
+    }
+    bool equals(const std::string &other) const {
+      return other.size() == size && std::memcmp(other.data(), bytes, size) == 0;
+    }
 
     /// As the table's key: bytes, or (bytes, objects...).
     nb::object object() const {
-      nb::object head = nb::bytes(bytes.data(), bytes.size());
-      if (objects.empty())
+      nb::object head = nb::bytes(bytes, size);
+      if (!count)
         return head;
-      PyObject *tuple = PyTuple_New(Py_ssize_t(objects.size() + 1));
+      PyObject *tuple = PyTuple_New(Py_ssize_t(count + 1));
       if (!tuple)
         throw nb::python_error();
       PyTuple_SET_ITEM(tuple, 0, head.release().ptr());
-      for (size_t i = 0; i < objects.size(); ++i)
+      for (size_t i = 0; i < count; ++i)
         PyTuple_SET_ITEM(tuple, Py_ssize_t(i + 1), Py_NewRef(objects[i]));
       return nb::steal(tuple);
     }
@@ -887,31 +1060,27 @@ private:
   /// kind keyed in Python. The arrays' buffers stay held in `views`, for
   /// the packer.
   bool keyOf(PyObject *const *items, TensorView *views, Key &out) const {
-    llvm::SmallString<128> &key = out.bytes;
-    std::vector<PyObject *> &objects = out.objects;
-    auto add = [&](const void *data, size_t size) {
-      key.append(static_cast<const char *>(data),
-                 static_cast<const char *>(data) + size);
-    };
+    Key &key = out;
+    auto add = [&](const void *data, size_t size) { key.add(data, size); };
     for (size_t i = 0; i < kinds.size(); ++i) {
       PyObject *arg = items[i];
       PyTypeObject *type = Py_TYPE(arg);
       if (kinds[i] == 'c') { // the value, of its type
-        key += 'c';
+        key.add('c');
         add(&type, sizeof type);
-        objects.push_back(arg);
+        key.addObject(arg);
         continue;
       }
       if (kinds[i] == 's' || type == (PyTypeObject *)streamType.ptr()) {
         if (!(arg == Py_None || type == (PyTypeObject *)streamType.ptr() ||
               (PyLong_Check(arg) && !PyBool_Check(arg))))
           return false;
-        key += 's';
+        key.add('s');
         continue;
       }
       if (PyBool_Check(arg) || PyLong_CheckExact(arg) ||
           PyFloat_CheckExact(arg)) {
-        key += 'n';
+        key.add('n');
         add(&type, sizeof type);
         continue;
       }
@@ -925,26 +1094,41 @@ private:
           PyErr_Clear();
           return false;
         }
-        key += 'd';
+        key.add('d');
         // Kept alive by the descriptor (its cached spec) for the call.
-        objects.push_back(spec.ptr());
+        key.addObject(spec.ptr());
+        continue;
+      }
+      if (torchDescribe && type == (PyTypeObject *)torchTensorType.ptr()) {
+        // torch.Tensor: described by DLPack's exchange table; keyed as
+        // below, by its DLPack element type.
+        TensorView &view = views[i];
+        if (!view.describe(arg, torchDescribe))
+          return false;
+        key.add('x');
+        add(&type, sizeof type);
+        add(&view.dlType, sizeof view.dlType);
+        int64_t rank = view.rank;
+        add(&rank, sizeof rank);
+        add(view.dims[1], sizeof(int64_t) * size_t(rank));
+        key.add(char(view.dataAddress & 15));
         continue;
       }
       if (!torchTensorType.is_none() &&
           PyObject_TypeCheck(arg, (PyTypeObject *)torchTensorType.ptr())) {
         // torch: the type, the dtype (a singleton), the strides and the
         // address modulo 16.
-        TensorView &view = views[i];
-        view.dtype = attribute(arg, dtypeName());
-        view.strides = callMethod(arg, strideName());
-        view.dataPtr = callMethod(arg, dataPtrName());
-        const nb::object &dtype = view.dtype, &strides = view.strides,
-                         &address = view.dataPtr;
+        TensorView::Attributes &read = views[i].torch();
+        read.dtype = attribute(arg, dtypeName());
+        read.strides = callMethod(arg, strideName());
+        read.dataPtr = callMethod(arg, dataPtrName());
+        const nb::object &dtype = read.dtype, &strides = read.strides,
+                         &address = read.dataPtr;
         if (!dtype || !strides || !address || !PyTuple_Check(strides.ptr())) {
           PyErr_Clear();
           return false;
         }
-        key += 't';
+        key.add('t');
         add(&type, sizeof type);
         PyObject *dtypePtr = dtype.ptr();
         add(&dtypePtr, sizeof dtypePtr);
@@ -954,7 +1138,7 @@ private:
           int64_t stride = PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
           add(&stride, sizeof stride);
         }
-        key += char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15);
+        key.add(char(PyLong_AsUnsignedLongLongMask(address.ptr()) & 15));
         if (PyErr_Occurred()) {
           PyErr_Clear();
           return false;
@@ -968,19 +1152,19 @@ private:
       if (!views[i].acquire(arg))
         return false;
       const Py_buffer &view = views[i].buffer;
-      key += 'b';
+      key.add('b');
       add(&type, sizeof type);
-      key += view.format ? view.format : "B";
-      key += '\0';
+      const char *format = view.format ? view.format : "B";
+      add(format, std::strlen(format) + 1);
       int64_t header[2] = {int64_t(view.itemsize), int64_t(view.ndim)};
       add(header, sizeof header);
       for (int d = 0; d < view.ndim; ++d) {
         int64_t stride = view.strides ? int64_t(view.strides[d]) : 0;
         add(&stride, sizeof stride);
       }
-      key += char(reinterpret_cast<uintptr_t>(view.buf) & 15);
+      key.add(char(reinterpret_cast<uintptr_t>(view.buf) & 15));
     }
-    return true;
+    return !key.overflow;
   }
 
   Binding binding;
@@ -988,9 +1172,10 @@ private:
   nb::object descriptorType;
   nb::object streamType;
   nb::object torchTensorType;
+  dlpack::Describe torchDescribe; // its exchange table's, or null
   nb::dict entries; // key -> ArgumentPacker
   /// The last key found in `entries` (its objects held) and its packer.
-  llvm::SmallString<128> lastKey;
+  std::string lastKey;
   std::vector<nb::object> lastObjects;
   nb::object lastPacker;
   uint64_t generation;
