@@ -1204,3 +1204,10 @@ class _ExprRewriter(ast.NodeTransformer):
         return _stamp(_rt_call("raise_unsupported", [_const(msg), self.owner.loc(node)]), node)
 
     visit_Yield = visit_YieldFrom = visit_Await = _leaving_expr
+
+    # Leaves hold nothing to rewrite (a Name's context is a leaf too):
+    # returned as they are, without generic_visit's walk of their fields.
+    def _leaf(self, node):
+        return node
+
+    visit_Name = visit_Constant = _leaf
