@@ -133,6 +133,14 @@ def pytest_timeout_cancel_timer(item):
     faulthandler.cancel_dump_traceback_later()
 
 
+def pytest_unconfigure(config):
+    global _hang_report
+    if _hang_report is not None:
+        faulthandler.cancel_dump_traceback_later()
+        _hang_report.close()
+        _hang_report = None
+
+
 @pytest.fixture(scope="session")
 def fly_opt() -> str:
     return locate_fly_opt()
