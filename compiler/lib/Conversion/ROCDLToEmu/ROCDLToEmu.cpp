@@ -1108,6 +1108,8 @@ private:
   void insertPrivateChecks(Value ctx, StringRef kernel,
                            ArrayRef<PrivateAccess> accesses);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, LLVM::LLVMFunctionType type);
+  // fly_emu_check_access(ctx, address, bytes, site) -> address (Emu.h).
+  LLVM::LLVMFuncOp checkAccessFunction();
   // {first, one past the last} byte (i64) of what kernel argument
   // `argument` points into, or of the workgroup's LDS for -1, from
   // fly_emu_check_extent, emitted at `b`.
@@ -1947,6 +1949,15 @@ std::string ConvertROCDLToEmu::freshName(StringRef stem) {
   return name;
 }
 
+LLVM::LLVMFuncOp ConvertROCDLToEmu::checkAccessFunction() {
+  auto ptrType = LLVM::LLVMPointerType::get(&getContext());
+  return getOrDeclare("fly_emu_check_access",
+                      LLVM::LLVMFunctionType::get(
+                          ptrType, {ptrType, ptrType,
+                                    IntegerType::get(&getContext(), 64),
+                                    ptrType}));
+}
+
 LLVM::GlobalOp ConvertROCDLToEmu::stringConstant(StringRef text) {
   LLVM::GlobalOp &global = strings[text];
   if (global)
@@ -2056,9 +2067,7 @@ void ConvertROCDLToEmu::insertBoundsChecks(Value ctx, StringRef kernel,
   MLIRContext *context = &getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
-  auto checkType = LLVM::LLVMFunctionType::get(ptrType,
-                                               {ptrType, ptrType, i64, ptrType});
-  LLVM::LLVMFuncOp check = getOrDeclare("fly_emu_check_access", checkType);
+  LLVM::LLVMFuncOp check = checkAccessFunction();
   Block *entry = cast<BlockArgument>(ctx).getOwner();
 
   // The extents: per argument (-1: LDS), {first, one past the last} as i64.
@@ -2304,9 +2313,7 @@ void ConvertROCDLToEmu::insertPrivateChecks(Value ctx, StringRef kernel,
   MLIRContext *context = &getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
-  LLVM::LLVMFuncOp check = getOrDeclare(
-      "fly_emu_check_access",
-      LLVM::LLVMFunctionType::get(ptrType, {ptrType, ptrType, i64, ptrType}));
+  LLVM::LLVMFuncOp check = checkAccessFunction();
   // Each alloca's address as an i64, right after it.
   llvm::DenseMap<Operation *, Value> bases;
   auto baseOf = [&](Operation *alloca) {
