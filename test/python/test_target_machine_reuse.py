@@ -1,9 +1,11 @@
 """The serializer keeps its LLVM target machines for the process (one per
 chip and features, leased to one compile at a time, warmed up on a thread
-while the module is parsed and the MLIR stages run). A kept target machine
+while the module is parsed and the MLIR stages run, with the code-generation
+pipeline of the compile's O level built there too). A kept target machine
 must not carry anything from one compile into the next: each code object
 compiled in a process that already compiled others (other chips, other O
-levels, the same kernel) is byte for byte the one a fresh process makes."""
+levels, the same kernel) is byte for byte the one a fresh process makes,
+and the one fly-compile makes (no warm-up: the pipeline is built in line)."""
 
 import subprocess
 import sys
@@ -11,7 +13,7 @@ import threading
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, _build_tool
 
 sys.path.insert(0, str(REPO_ROOT / "frontend" / "python"))
 from flydsl import _fly  # noqa: E402
@@ -80,3 +82,12 @@ def test_compiles_on_several_threads_match_a_fresh_process(fresh):
     assert len(results) == len(CASES) * 3
     for chip, opt, elf in results.values():
         assert elf == fresh[chip, opt], (chip, opt)
+
+
+@pytest.mark.parametrize("chip, opt", [("gfx942", 2), ("gfx942", 0), ("gfx950", 3)])
+def test_a_pipeline_built_ahead_compiles_as_one_built_in_line(fresh, tmp_path, chip, opt):
+    out = tmp_path / "k.hsaco"
+    subprocess.run([_build_tool("fly-compile", "FLY_COMPILE"),
+                    str(REPO_ROOT / "examples" / "vector_add.mlir"), f"--chip={chip}",
+                    f"-O{opt}", "-o", str(out)], check=True)
+    assert out.read_bytes() == fresh[chip, opt] == code_object(chip, opt)

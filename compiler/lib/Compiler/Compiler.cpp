@@ -659,15 +659,16 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
   return std::get<std::vector<Type>>(found->second);
 }
 
-/// The chip's target machine, built while the module is parsed and the
-/// MLIR stages run (none for the emulator, or a chip the pipeline rejects).
+/// The chip's target machine and code-generation pipeline, built while the
+/// module is parsed and the MLIR stages run (none for the emulator, or a chip the pipeline rejects).
 static std::unique_ptr<TargetMachineWarmUp>
 warmUpTarget(const CompileOptions &options) {
   const ::fly::arch::ChipInfo *chip =
       ::fly::arch::lookupChip(options.pipeline.chip);
   if (!chip || options.emulator)
     return nullptr;
-  return std::make_unique<TargetMachineWarmUp>(chip->name, chip->features);
+  return std::make_unique<TargetMachineWarmUp>(chip->name, chip->features,
+                                               options.pipeline.optLevel);
 }
 
 llvm::Expected<Artifact> Compiler::compile(llvm::StringRef moduleText,

@@ -36,6 +36,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -48,6 +49,58 @@ std::string targetMachineKey(llvm::StringRef triple, llvm::StringRef chip,
                              llvm::StringRef features) {
   return (triple + " " + chip + " " + features).str();
 }
+
+/// A legacy code-generation pass manager built for one target machine at
+/// one optimization level, and the buffer its object file goes to. It runs
+/// once. Building it (adding the passes and asking each for its analysis
+/// usage) does not depend on the module, and costs about a tenth of a small
+/// kernel's compile: the warm-up builds it while the compile parses and runs
+/// the MLIR stages.
+struct CodegenPipeline {
+  explicit CodegenPipeline(llvm::CodeGenOptLevel level)
+      : level(level), os(object) {}
+  CodegenPipeline(const CodegenPipeline &) = delete;
+  CodegenPipeline &operator=(const CodegenPipeline &) = delete;
+
+  /// The pipeline at `machine`'s level; null when the target cannot emit
+  /// object files.
+  static std::unique_ptr<CodegenPipeline> build(llvm::TargetMachine &machine) {
+    auto pipeline = std::make_unique<CodegenPipeline>(machine.getOptLevel());
+    if (machine.addPassesToEmitFile(pipeline->passes, pipeline->os, nullptr,
+                                    llvm::CodeGenFileType::ObjectFile))
+      return nullptr;
+    return pipeline;
+  }
+
+  const llvm::CodeGenOptLevel level;
+  SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os; // into `object`
+  llvm::legacy::PassManager passes;
+};
+
+/// A target machine and, when one was built ahead, the code-generation
+/// pipeline for its next compile. The pipeline refers to the machine: it is
+/// destroyed first.
+struct PooledMachine {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<CodegenPipeline> codegen;
+
+  PooledMachine() = default;
+  PooledMachine(std::unique_ptr<llvm::TargetMachine> machine,
+                std::unique_ptr<CodegenPipeline> codegen = nullptr)
+      : machine(std::move(machine)), codegen(std::move(codegen)) {}
+  PooledMachine(PooledMachine &&) = default;
+  PooledMachine &operator=(PooledMachine &&other) {
+    codegen = std::move(other.codegen);
+    machine = std::move(other.machine);
+    return *this;
+  }
+  ~PooledMachine() { codegen.reset(); }
+
+  bool readyFor(llvm::CodeGenOptLevel level) const {
+    return codegen && codegen->level == level;
+  }
+};
 
 /// AMDGPU target machines kept for the life of the process, by triple, chip
 /// and features. A target machine's first compile builds tables the next
@@ -63,25 +116,37 @@ public:
     return *pool;
   }
 
-  /// An idle target machine for the target, waiting for one being warmed
-  /// up (warmUp) rather than building a second; else a new one.
-  FailureOr<std::unique_ptr<llvm::TargetMachine>>
-  acquire(llvm::StringRef triple, llvm::StringRef chip,
-          llvm::StringRef features) {
+  /// An idle target machine for the target, one with a pipeline for
+  /// `level` if there is one, waiting for one being warmed up (warmUp)
+  /// rather than building a second; else a new one.
+  FailureOr<PooledMachine> acquire(llvm::StringRef triple,
+                                   llvm::StringRef chip,
+                                   llvm::StringRef features,
+                                   llvm::CodeGenOptLevel level) {
     std::string key = targetMachineKey(triple, chip, features);
     {
       std::unique_lock<std::mutex> lock(mutex);
       changed.wait(lock,
                    [&] { return hasIdle(key) || warming.lookup(key) == 0; });
-      if (hasIdle(key))
-        return idle[key].pop_back_val();
+      if (hasIdle(key)) {
+        auto &machines = idle[key];
+        auto ready = llvm::find_if(machines, [&](const PooledMachine &machine) {
+          return machine.readyFor(level);
+        });
+        if (ready != machines.end())
+          std::swap(*ready, machines.back());
+        return machines.pop_back_val();
+      }
     }
-    return create(triple, chip, features);
+    FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+        create(triple, chip, features);
+    if (failed(machine))
+      return failure();
+    return PooledMachine(std::move(*machine));
   }
 
   void release(llvm::StringRef triple, llvm::StringRef chip,
-               llvm::StringRef features,
-               std::unique_ptr<llvm::TargetMachine> machine) {
+               llvm::StringRef features, PooledMachine machine) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto &machines = idle[targetMachineKey(triple, chip, features)];
@@ -92,34 +157,54 @@ public:
     changed.notify_all();
   }
 
-  /// Builds, on a thread of its own, what the first compile for the chip
-  /// would build on the compile's critical path: the target machine, its
-  /// default subtarget and the alias lists of the registers a kernel's
-  /// resource count asks about (the 32-bit SGPRs, VGPRs and AGPRs it scans
-  /// from the top). Nothing when the pool has one for `key` or one is under way.
-  /// The returned thread (if any) must be joined.
+  /// Builds, on a thread of its own, what the next compile for the chip at
+  /// `level` would build on its critical path: the code-generation pipeline
+  /// and, the first time, the target machine, its default subtarget and the
+  /// alias lists of the registers a kernel's resource count asks about (the
+  /// 32-bit SGPRs, VGPRs and AGPRs it scans from the top). Nothing when an
+  /// idle machine for `key` has that pipeline already or a warm-up is under
+  /// way. The returned thread (if any) must be joined.
   std::thread warmUp(std::string triple, std::string chip,
-                     std::string features) {
+                     std::string features, llvm::CodeGenOptLevel level) {
     std::string key = targetMachineKey(triple, chip, features);
+    PooledMachine taken;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (hasIdle(key) || warming.lookup(key))
+      if (warming.lookup(key))
         return {};
+      auto it = idle.find(key);
+      if (it != idle.end()) {
+        auto &machines = it->second;
+        if (llvm::any_of(machines, [&](const PooledMachine &machine) {
+              return machine.readyFor(level);
+            }))
+          return {};
+        taken = machines.pop_back_val();
+      }
       ++warming[key];
     }
     return std::thread([this, key = std::move(key), triple = std::move(triple),
-                        chip = std::move(chip),
-                        features = std::move(features)] {
-      ROCDL::SerializeGPUModuleBase::init();
-      FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-          create(triple, chip, features);
-      if (succeeded(machine))
-        warmRegisterAliases(**machine);
+                        chip = std::move(chip), features = std::move(features),
+                        level, taken = std::move(taken)]() mutable {
+      if (!taken.machine) {
+        ROCDL::SerializeGPUModuleBase::init();
+        FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+            create(triple, chip, features);
+        if (succeeded(machine)) {
+          warmRegisterAliases(**machine);
+          taken.machine = std::move(*machine);
+        }
+      }
+      if (taken.machine) {
+        taken.codegen.reset();
+        taken.machine->setOptLevel(level);
+        taken.codegen = CodegenPipeline::build(*taken.machine);
+      }
       {
         std::lock_guard<std::mutex> lock(mutex);
         --warming[key];
-        if (succeeded(machine))
-          idle[key].push_back(std::move(*machine));
+        if (taken.machine)
+          idle[key].push_back(std::move(taken));
       }
       changed.notify_all();
     });
@@ -177,9 +262,10 @@ private:
 
   std::mutex mutex;
   std::condition_variable changed;
-  llvm::StringMap<SmallVector<std::unique_ptr<llvm::TargetMachine>, 1>> idle;
+  llvm::StringMap<SmallVector<PooledMachine, 1>> idle;
   llvm::StringMap<unsigned> warming;
 };
+
 
 /// Reports LLVM's diagnostics (resource limits, unsupported operations) as
 /// MLIR diagnostics on the gpu.module instead of LLVM's default of printing
@@ -285,9 +371,9 @@ public:
       : SerializeGPUModuleBase(module, target, options), options(options) {}
 
   ~InProcessSerializer() override {
-    if (machine)
+    if (leased.machine)
       TargetMachinePool::get().release(triple, chip, features,
-                                       std::move(machine));
+                                       std::move(leased));
   }
 
 protected:
@@ -356,14 +442,19 @@ protected:
         return failure();
       object = std::move(*assembled);
     } else {
-      llvm::raw_svector_ostream os(object);
-      llvm::legacy::PassManager codegen;
-      if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
-                                          llvm::CodeGenFileType::ObjectFile))
+      // The warm-up's pipeline if it was built at the level optimizeModule
+      // set; it runs once.
+      std::unique_ptr<CodegenPipeline> codegen = std::move(leased.codegen);
+      if (!codegen || codegen->level != (*machine)->getOptLevel()) {
+        codegen.reset();
+        codegen = CodegenPipeline::build(**machine);
+      }
+      if (!codegen)
         return emitError() << "LLVM cannot emit an object file for " << chip;
-      codegen.run(llvmModule);
+      codegen->passes.run(llvmModule);
       if (sawLLVMError)
         return failure();
+      object = std::move(codegen->object);
     }
 
     auto codeObject = fly::linkCodeObject(object);
@@ -374,14 +465,15 @@ protected:
 
 private:
   FailureOr<llvm::TargetMachine *> leasedMachine() {
-    if (!machine) {
-      FailureOr<std::unique_ptr<llvm::TargetMachine>> leased =
-          TargetMachinePool::get().acquire(triple, chip, features);
-      if (failed(leased))
+    if (!leased.machine) {
+      FailureOr<PooledMachine> machine = TargetMachinePool::get().acquire(
+          triple, chip, features,
+          static_cast<llvm::CodeGenOptLevel>(std::clamp(optLevel, 0, 3)));
+      if (failed(machine))
         return failure();
-      machine = std::move(*leased);
+      leased = std::move(*machine);
     }
-    return machine.get();
+    return leased.machine.get();
   }
 
   InFlightDiagnostic noMachine() {
@@ -391,7 +483,7 @@ private:
 
   gpu::TargetOptions options;
   bool sawLLVMError = false;
-  std::unique_ptr<llvm::TargetMachine> machine;
+  PooledMachine leased;
 };
 
 /// `gpu::TargetAttrInterface` of `#rocdl.target` with the serializer above.
@@ -434,11 +526,13 @@ struct FlyROCDLTargetModel
 } // namespace
 
 mlir::fly::TargetMachineWarmUp::TargetMachineWarmUp(llvm::StringRef chip,
-                                                    llvm::StringRef features) {
+                                                    llvm::StringRef features,
+                                                    unsigned optLevel) {
   // #rocdl.target's default triple, which the pipeline keeps.
   constexpr llvm::StringLiteral triple = "amdgcn-amd-amdhsa";
-  thread =
-      TargetMachinePool::get().warmUp(triple.str(), chip.str(), features.str());
+  thread = TargetMachinePool::get().warmUp(
+      triple.str(), chip.str(), features.str(),
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u)));
 }
 
 mlir::fly::TargetMachineWarmUp::~TargetMachineWarmUp() {

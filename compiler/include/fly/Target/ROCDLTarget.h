@@ -37,14 +37,17 @@ void registerFlyROCDLTarget(DialectRegistry &registry);
 /// The serializer compiles on target machines it keeps for the process, one
 /// per chip and features (several when compiles run at once). The first
 /// compile for a chip builds its target machine and the tables LLVM fills
-/// on first use; constructing a TargetMachineWarmUp starts that work on a
-/// thread of its own, so that it overlaps with what comes before code
-/// generation (parsing, the MLIR stages) instead of following it. The
-/// serializer waits for it rather than building a second one; destruction
-/// joins the thread. Nothing starts when the pool already has one.
+/// on first use, and every compile builds LLVM's code-generation pipeline;
+/// constructing a TargetMachineWarmUp starts that work for a compile at
+/// `optLevel` on a thread of its own, so that it overlaps with what comes
+/// before code generation (parsing, the MLIR stages) instead of following
+/// it. The serializer waits for it rather than building a second one;
+/// destruction joins the thread. Nothing starts when the pool already has a
+/// machine with that pipeline.
 class TargetMachineWarmUp {
 public:
-  TargetMachineWarmUp(llvm::StringRef chip, llvm::StringRef features);
+  TargetMachineWarmUp(llvm::StringRef chip, llvm::StringRef features,
+                      unsigned optLevel);
   ~TargetMachineWarmUp();
   TargetMachineWarmUp(const TargetMachineWarmUp &) = delete;
   TargetMachineWarmUp &operator=(const TargetMachineWarmUp &) = delete;
