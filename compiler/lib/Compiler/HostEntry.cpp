@@ -61,16 +61,35 @@ void initializeNativeTarget() {
 } // namespace
 
 Error setHostTarget(Module &module) {
-  initializeNativeTarget();
-  Expected<orc::JITTargetMachineBuilder> host =
-      orc::JITTargetMachineBuilder::detectHost();
-  if (!host)
-    return host.takeError();
-  Expected<DataLayout> layout = host->getDefaultDataLayoutForTarget();
-  if (!layout)
-    return layout.takeError();
-  module.setTargetTriple(host->getTargetTriple());
-  module.setDataLayout(*layout);
+  // The host's triple and data layout, asked once: the data layout comes
+  // from a target machine built for the purpose.
+  struct HostTarget {
+    Triple triple;
+    std::string layout;
+    std::string error;
+  };
+  static const HostTarget host = [] {
+    initializeNativeTarget();
+    HostTarget target;
+    Expected<orc::JITTargetMachineBuilder> builder =
+        orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+      target.error = toString(builder.takeError());
+      return target;
+    }
+    Expected<DataLayout> layout = builder->getDefaultDataLayoutForTarget();
+    if (!layout) {
+      target.error = toString(layout.takeError());
+      return target;
+    }
+    target.triple = builder->getTargetTriple();
+    target.layout = layout->getStringRepresentation();
+    return target;
+  }();
+  if (!host.error.empty())
+    return createStringError(host.error);
+  module.setTargetTriple(host.triple);
+  module.setDataLayout(host.layout);
   return Error::success();
 }
 
