@@ -131,3 +131,23 @@ def test_tracing_loads_the_compiler_and_its_errors_are_the_runtimes(tmp_path):
             "    assert 'no_such_name' in str(e)\n")
     report = run(code, tmp_path)
     assert report == {"compiler": True, "mlir": True, "llvm": True}
+
+
+def test_the_compiler_loads_with_lazy_binding_and_the_flags_are_restored(tmp_path):
+    # The flags the process had (RTLD_GLOBAL added, say) are its own again
+    # after the load, and nothing but the load saw RTLD_LAZY.
+    code = (f"import os, sys; sys.path.insert(0, {str(PACKAGE)!r})\n"
+            "import flydsl._fly as f\n"
+            "seen = []\n"
+            "class Finder:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'flydsl._fly_compiler':\n"
+            "            seen.append(sys.getdlopenflags())\n"
+            "sys.meta_path.insert(0, Finder())\n"
+            "mine = os.RTLD_NOW | os.RTLD_GLOBAL\n"
+            "sys.setdlopenflags(mine)\n"
+            "assert str(f.parse_type('i32')) == 'i32'\n"
+            "assert sys.getdlopenflags() == mine, sys.getdlopenflags()\n"
+            "assert seen == [os.RTLD_LAZY | os.RTLD_GLOBAL], seen\n")
+    report = run(code, tmp_path)
+    assert report == {"compiler": True, "mlir": True, "llvm": True}

