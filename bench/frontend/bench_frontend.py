@@ -14,7 +14,9 @@ For each reference kernel (examples/*.py) on one chip:
   (and a second table: the vector add's warm calls with numpy arrays,
   torch tensors and from_dlpack descriptors);
 - RSS: the peak resident memory a cold compile adds in a fresh process
-  (importing flydsl included) over the interpreter with numpy;
+  (importing flydsl included) over the interpreter with numpy; anon: the
+  part of it that is the process's own memory (heap, anonymous mappings,
+  relocated pages), not pages of the shared libraries' files;
 - import: `import flydsl.compiler, flydsl.expr` in a fresh process (median
   of the repeats), as the process measures it.
 
@@ -108,29 +110,31 @@ def disk_hit_ms(name, cache_dir):
 
 def cold_rss_mb(name):
     """Peak RSS a cold compile adds in a fresh process over the interpreter
-    and numpy (SPEC §12: <= 150 MB): import flydsl, trace, compile, no cache."""
+    and numpy (SPEC §12: <= 100 MB), and the anonymous memory (RssAnon) it
+    added by the end: import flydsl, trace, compile, no cache."""
     script = (
         "import importlib.util, sys\n"
         "import numpy as np\n"
         # VmHWM, not ru_maxrss: after fork + exec the latter may still hold
         # the parent's peak (this benchmark's, hundreds of MB).
-        "def peak():\n"
+        "def status(field):\n"
         "    for line in open('/proc/self/status'):\n"
-        "        if line.startswith('VmHWM:'):\n"
+        "        if line.startswith(field + ':'):\n"
         "            return int(line.split()[1]) / 1024\n"
-        "base = peak()\n"
+        "base, anon = status('VmHWM'), status('RssAnon')\n"
         f"sys.path.insert(0, {str(REPO / 'frontend' / 'python')!r})\n"
         "import flydsl.compiler as flyc\n"
         f"spec = importlib.util.spec_from_file_location('m', {str(REPO / 'examples' / (name + '.py'))!r})\n"
         "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
         + ARGS_CODE[name] +
         f"flyc.compile(mod.{KERNELS[name][0]}, *ARGS)\n"
-        "print(peak() - base)\n")
+        "print(status('VmHWM') - base, status('RssAnon') - anon)\n")
     env = dict(os.environ, FLYDSL_RUNTIME_ENABLE_CACHE="0")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(out.stderr)
-    return float(out.stdout)
+    peak, anon = map(float, out.stdout.split())
+    return peak, anon
 
 
 def import_ms(repeat):
@@ -176,9 +180,10 @@ def main():
     print(f"FlyDSL front end on {opts.chip} (COMPILE_ONLY): cold = trace + compile, ms "
           f"(first / median of {opts.repeat}); disk hit = new process, ms (compile call / "
           "whole process); warm = µs per call up to the launch entry; RSS = peak MB a cold "
-          "compile adds in a fresh process over python + numpy")
+          "compile adds in a fresh process over python + numpy, anon = the process's own "
+          "part of it (MB)")
     header = f"{'kernel':<16}{'cold first':>12}{'cold median':>13}{'disk hit':>10}{'process':>10}" \
-             f"{'warm jit':>10}{'warm compiled':>15}{'RSS MB':>8}"
+             f"{'warm jit':>10}{'warm compiled':>15}{'RSS MB':>8}{'anon':>6}"
     print(header)
     for name in KERNELS:
         first, median = cold_ms(name, opts.repeat)
@@ -187,7 +192,7 @@ def main():
         args = arguments(name, mod)
         flyc.compile(fn, *args)  # fills the disk cache
         hit_ms, process_ms = disk_hit_ms(name, cache_dir)
-        rss = cold_rss_mb(name)
+        rss, anon = cold_rss_mb(name)
         os.environ["COMPILE_ONLY"] = "0"
         flyc.Environment.reload()
         compiled = flyc.compile(fn, *args)
@@ -196,7 +201,7 @@ def main():
         os.environ["COMPILE_ONLY"] = "1"
         flyc.Environment.reload()
         print(f"{name:<16}{first:>12.1f}{median:>13.1f}{hit_ms:>10.2f}{process_ms:>10.0f}"
-              f"{jit_us:>10.1f}{compiled_us:>15.1f}{rss:>8.0f}")
+              f"{jit_us:>10.1f}{compiled_us:>15.1f}{rss:>8.0f}{anon:>6.0f}")
     warm_by_argument_kind()
     print(f"\nimport flydsl.compiler, flydsl.expr (new process, median of {opts.repeat}): "
           f"{import_ms(opts.repeat):.1f} ms")
