@@ -39,7 +39,11 @@ Error pipelineError(Stage stage, const llvm::Twine &message) {
 const char *boolText(bool value) { return value ? "true" : "false"; }
 
 /// A. pre_binary: Fly -> ROCDL. The launches are checked against the chip
-/// first, on the input as it came.
+/// first, on the input as it came. The canonicalizations fold and erase
+/// ops but leave the regions' blocks alone: the IR is still structured
+/// (scf), so region simplification would find no blocks to merge or drop,
+/// and its walk was half of canonicalize's time on a GEMM; LLVM's passes
+/// remove what dead code is left.
 std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
                                       const PipelineOptions &) {
   return {
@@ -48,11 +52,11 @@ std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
       {"", "fly-canonicalize", ""},
       {"", "fly-layout-lowering", ""},
       {"", "fly-int-swizzle-simplify", ""},
-      {"", "canonicalize", ""},
+      {"", "canonicalize", "region-simplify=disabled"},
       {"", "fly-convert-atom-call-to-ssa-form", ""},
       {"", "fly-promote-regmem-to-vectorssa", ""},
       {"", "convert-fly-to-rocdl", llvm::formatv("chip={0}", chip.name)},
-      {"", "canonicalize", ""},
+      {"", "canonicalize", "region-simplify=disabled"},
       {"gpu.module", "convert-scf-to-cf", ""},
       {"gpu.module", "cse", ""},
       {"gpu.module", "convert-gpu-to-rocdl",

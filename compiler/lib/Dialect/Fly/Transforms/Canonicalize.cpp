@@ -79,7 +79,11 @@ struct FlyCanonicalize
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldStaticResults>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+    // Folding ops to constants leaves the regions' blocks to canonicalize.
+    if (failed(applyPatternsGreedily(
+            getOperation(), std::move(patterns),
+            GreedyRewriteConfig().setRegionSimplificationLevel(
+                GreedySimplifyRegionLevel::Disabled)))) {
       getOperation()->emitError("fly-canonicalize did not reach a fixpoint");
       signalPassFailure();
     }

@@ -141,8 +141,12 @@ struct FlyIntSwizzleSimplify
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<PullPeriodMultiples>(&getContext());
-    // A simplification: not reaching a fixpoint is no error.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    // A simplification: not reaching a fixpoint is no error. One pattern on
+    // arith ops: the regions' blocks are for canonicalize to simplify.
+    (void)applyPatternsGreedily(
+        getOperation(), std::move(patterns),
+        GreedyRewriteConfig().setRegionSimplificationLevel(
+            GreedySimplifyRegionLevel::Disabled));
   }
 };
 
