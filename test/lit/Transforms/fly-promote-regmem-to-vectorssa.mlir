@@ -1,22 +1,32 @@
 // RUN: fly-opt %s --fly-promote-regmem-to-vectorssa | FileCheck %s --implicit-check-not=fly.memref --implicit-check-not=register
 // RUN: fly-opt %s --fly-promote-regmem-to-vectorssa --convert-fly-to-rocdl --canonicalize | FileCheck %s --check-prefix=LLVM --implicit-check-not=llvm.alloca
 
-// fly-promote-regmem-to-vectorssa: a register fragment becomes a
-// vector<cosize x T> value that starts as zeros; loads are extracts, stores
-// inserts (strided slices for vectors at static offsets, one dynamic
-// position per element otherwise); loops and ifs that store into it carry
-// the value. No fragment memory is left (no memref, no register pointer:
-// the implicit CHECK-NOTs), so the lowering to LLVM has no stack allocation.
+// fly-promote-regmem-to-vectorssa: a register fragment becomes values that
+// start as zeros. When every access is at a static offset, the storage is
+// cut at the bounds of every access into pieces, one vector<n x T> value
+// each: an access to one piece is that value, a wider load joins pieces
+// with vector.shuffle, a wider store is sliced. Otherwise it is one
+// vector<cosize x T>: loads are extracts, stores inserts (strided slices for
+// vectors at static offsets, one dynamic position per element otherwise).
+// Loops and ifs that store into it carry the values. No fragment memory is
+// left (no memref, no register pointer: the implicit CHECK-NOTs), so the
+// lowering to LLVM has no stack allocation.
 
 // Static offsets, added up along add_offset chains; cosize((4,2):(1,4)) = 8.
+// The accesses cut the 8 scalars into [0,1) [1,4) [4,5) [5,6) [6,8): the
+// store at 4 is sliced into the last three, the 2-wide load at 4 joins two.
 // CHECK-LABEL: func.func @straight_line
 // CHECK-SAME:    (%[[X:.*]]: f32, %[[V:.*]]: vector<4xf32>)
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
-// CHECK:         %[[S1:.*]] = vector.insert_strided_slice %[[V]], %[[Z]] {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
-// CHECK:         %[[S2:.*]] = vector.insert %[[X]], %[[S1]] [0] : f32 into vector<8xf32>
-// CHECK:         %[[A:.*]] = vector.extract %[[S2]][5] : f32 from vector<8xf32>
-// CHECK:         %[[B:.*]] = vector.extract_strided_slice %[[S2]] {offsets = [4], sizes = [2], strides = [1]} : vector<8xf32> to vector<2xf32>
-// CHECK:         %[[C:.*]] = vector.extract %[[S2]][0] : f32 from vector<8xf32>
+// CHECK-DAG:     arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK-DAG:     arith.constant dense<0.000000e+00> : vector<3xf32>
+// CHECK-DAG:     arith.constant dense<0.000000e+00> : vector<2xf32>
+// CHECK:         %[[P4:.*]] = vector.extract_strided_slice %[[V]] {offsets = [0], sizes = [1], strides = [1]} : vector<4xf32> to vector<1xf32>
+// CHECK:         %[[P5:.*]] = vector.extract_strided_slice %[[V]] {offsets = [1], sizes = [1], strides = [1]} : vector<4xf32> to vector<1xf32>
+// CHECK:         vector.extract_strided_slice %[[V]] {offsets = [2], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+// CHECK:         %[[P0:.*]] = vector.from_elements %[[X]] : vector<1xf32>
+// CHECK:         %[[A:.*]] = vector.extract %[[P5]][0] : f32 from vector<1xf32>
+// CHECK:         %[[B:.*]] = vector.shuffle %[[P4]], %[[P5]] [0, 1] : vector<1xf32>, vector<1xf32>
+// CHECK:         %[[C:.*]] = vector.extract %[[P0]][0] : f32 from vector<1xf32>
 // CHECK:         return %[[A]], %[[B]], %[[C]]
 // CHECK-NOT:     fly.memref.alloca
 // CHECK-NOT:     fly.ptr.
@@ -36,12 +46,13 @@ func.func @straight_line(%x: f32, %v: vector<4xf32>) -> (f32, vector<2xf32>, f32
 }
 
 // A view of a pointer into the fragment is that pointer; a dead user of
-// the fragment goes away.
+// the fragment goes away. The 2-wide load joins the stored piece and the
+// zeros after it.
 // CHECK-LABEL: func.func @view_and_dead_user
 // CHECK-SAME:    (%[[X:.*]]: f16)
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4xf16>
-// CHECK-NEXT:    %[[S:.*]] = vector.insert %[[X]], %[[Z]] [2] : f16 into vector<4xf16>
-// CHECK-NEXT:    %[[R:.*]] = vector.extract_strided_slice %[[S]] {offsets = [2], sizes = [2], strides = [1]} : vector<4xf16> to vector<2xf16>
+// CHECK-DAG:     %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf16>
+// CHECK:         %[[S:.*]] = vector.from_elements %[[X]] : vector<1xf16>
+// CHECK-NEXT:    %[[R:.*]] = vector.shuffle %[[S]], %[[Z]] [0, 1] : vector<1xf16>, vector<1xf16>
 // CHECK-NEXT:    return %[[R]]
 func.func @view_and_dead_user(%x: f16) -> vector<2xf16> {
   %f = fly.memref.alloca : !fly.memref<f16, register, (2,2):(1,2)>
@@ -96,18 +107,18 @@ func.func @dynamic_offset(%i: i32, %j: i64, %x: f32, %v: vector<2xf32>) -> (f32,
 
 // A GEMM-like accumulator: zeroed, then loaded, added to and stored back
 // every iteration; the loop carries it and its result is the final value.
+// Every access covers the one piece: no slice or insert is left, and the
+// loop starts from the stored zeros (the second constant; the first is the
+// pass's).
 // CHECK-LABEL: func.func @accumulate
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:         %[[INIT:.*]] = vector.insert_strided_slice %{{.*}}, %[[Z]] {offsets = [0], strides = [1]} : vector<4xf32> into vector<4xf32>
+// CHECK:         arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK:         %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<4xf32>) {
-// CHECK:           %[[A:.*]] = fly.ptr.load(%{{.*}}) : (!fly.ptr<f32, global, align<16>>) -> vector<4xf32>
-// CHECK:           %[[OLD:.*]] = vector.extract_strided_slice %[[ACC]] {offsets = [0], sizes = [4], strides = [1]} : vector<4xf32> to vector<4xf32>
-// CHECK:           %[[NEW:.*]] = arith.addf %[[OLD]], %[[A]] : vector<4xf32>
-// CHECK:           %[[UPD:.*]] = vector.insert_strided_slice %[[NEW]], %[[ACC]] {offsets = [0], strides = [1]} : vector<4xf32> into vector<4xf32>
-// CHECK:           scf.yield %[[UPD]] : vector<4xf32>
-// CHECK:         }
-// CHECK:         %[[OUT:.*]] = vector.extract_strided_slice %[[R]] {offsets = [0], sizes = [4], strides = [1]} : vector<4xf32> to vector<4xf32>
-// CHECK:         return %[[OUT]]
+// CHECK-NEXT:      %[[A:.*]] = fly.ptr.load(%{{.*}}) : (!fly.ptr<f32, global, align<16>>) -> vector<4xf32>
+// CHECK-NEXT:      %[[NEW:.*]] = arith.addf %[[ACC]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      scf.yield %[[NEW]] : vector<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R]]
 func.func @accumulate(%g: !llvm.ptr<1>, %n: index) -> vector<4xf32> {
   %src = fly.make_ptr(%g) : (!llvm.ptr<1>) -> !fly.ptr<f32, global, align<16>>
   %acc = fly.memref.alloca : !fly.memref<f32, register, 4:1>
@@ -126,23 +137,24 @@ func.func @accumulate(%g: !llvm.ptr<1>, %n: index) -> vector<4xf32> {
   return %r : vector<4xf32>
 }
 
-// Nested loops: the inner loop's result is what the outer body reads after
-// it and yields; the existing iteration argument stays first.
+// Nested loops: the inner loop's results are what the outer body reads
+// after it and yields; the existing iteration argument stays first. Each
+// element is a piece: both loops carry both.
 // CHECK-LABEL: func.func @nested_for
 // CHECK-SAME:    (%[[X:.*]]: f32, %[[N:.*]]: index, %[[S:.*]]: f32)
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
-// CHECK:         %[[OUTER:.*]]:2 = scf.for %{{.*}} iter_args(%[[SUM:.*]] = %[[S]], %[[F:.*]] = %[[Z]]) -> (f32, vector<2xf32>) {
-// CHECK:           %[[INNER:.*]] = scf.for %{{.*}} iter_args(%[[G:.*]] = %[[F]]) -> (vector<2xf32>) {
-// CHECK:             %[[OLD:.*]] = vector.extract %[[G]][0] : f32 from vector<2xf32>
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK:         %[[OUTER:.*]]:3 = scf.for %{{.*}} iter_args(%[[SUM:.*]] = %[[S]], %[[F0:.*]] = %[[Z]], %[[F1:.*]] = %[[Z]]) -> (f32, vector<1xf32>, vector<1xf32>) {
+// CHECK:           %[[INNER:.*]]:2 = scf.for %{{.*}} iter_args(%[[G0:.*]] = %[[F0]], %[[G1:.*]] = %[[F1]]) -> (vector<1xf32>, vector<1xf32>) {
+// CHECK:             %[[OLD:.*]] = vector.extract %[[G0]][0] : f32 from vector<1xf32>
 // CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[X]] : f32
-// CHECK:             %[[UPD:.*]] = vector.insert %[[NEW]], %[[G]] [0] : f32 into vector<2xf32>
-// CHECK:             scf.yield %[[UPD]] : vector<2xf32>
+// CHECK:             %[[UPD:.*]] = vector.from_elements %[[NEW]] : vector<1xf32>
+// CHECK:             scf.yield %[[UPD]], %[[G1]] : vector<1xf32>, vector<1xf32>
 // CHECK:           }
-// CHECK:           %[[SEEN:.*]] = vector.extract %[[INNER]][1] : f32 from vector<2xf32>
+// CHECK:           %[[SEEN:.*]] = vector.extract %[[INNER]]#1[0] : f32 from vector<1xf32>
 // CHECK:           %[[NEXT:.*]] = arith.addf %[[SUM]], %[[SEEN]] : f32
-// CHECK:           scf.yield %[[NEXT]], %[[INNER]] : f32, vector<2xf32>
+// CHECK:           scf.yield %[[NEXT]], %[[INNER]]#0, %[[INNER]]#1 : f32, vector<1xf32>, vector<1xf32>
 // CHECK:         }
-// CHECK:         %[[R:.*]] = vector.extract %[[OUTER]]#1[0] : f32 from vector<2xf32>
+// CHECK:         %[[R:.*]] = vector.extract %[[OUTER]]#1[0] : f32 from vector<1xf32>
 // CHECK:         return %[[R]], %[[OUTER]]#0
 func.func @nested_for(%x: f32, %n: index, %s: f32) -> (f32, f32) {
   %f = fly.memref.alloca : !fly.memref<f32, register, 2:1>
@@ -165,18 +177,18 @@ func.func @nested_for(%x: f32, %n: index, %s: f32) -> (f32, f32) {
   return %r, %sum : f32, f32
 }
 
-// Both branches store: each yields its value as one more result.
+// Both branches store: each yields the pieces as more results.
 // CHECK-LABEL: func.func @if_then_else
 // CHECK-SAME:    (%[[C:.*]]: i1, %[[X:.*]]: f32, %[[Y:.*]]: f32)
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
-// CHECK:         %[[IF:.*]]:2 = scf.if %[[C]] -> (i32, vector<2xf32>) {
-// CHECK:           %[[T:.*]] = vector.insert %[[X]], %[[Z]] [0] : f32 into vector<2xf32>
-// CHECK:           scf.yield %{{.*}}, %[[T]] : i32, vector<2xf32>
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK:         %[[IF:.*]]:3 = scf.if %[[C]] -> (i32, vector<1xf32>, vector<1xf32>) {
+// CHECK:           %[[T:.*]] = vector.from_elements %[[X]] : vector<1xf32>
+// CHECK:           scf.yield %{{.*}}, %[[T]], %[[Z]] : i32, vector<1xf32>, vector<1xf32>
 // CHECK:         } else {
-// CHECK:           %[[E:.*]] = vector.insert %[[Y]], %[[Z]] [1] : f32 into vector<2xf32>
-// CHECK:           scf.yield %{{.*}}, %[[E]] : i32, vector<2xf32>
+// CHECK:           %[[E:.*]] = vector.from_elements %[[Y]] : vector<1xf32>
+// CHECK:           scf.yield %{{.*}}, %[[Z]], %[[E]] : i32, vector<1xf32>, vector<1xf32>
 // CHECK:         }
-// CHECK:         %[[R:.*]] = vector.extract %[[IF]]#1[0] : f32 from vector<2xf32>
+// CHECK:         %[[R:.*]] = vector.extract %[[IF]]#1[0] : f32 from vector<1xf32>
 // CHECK:         return %[[R]], %[[IF]]#0
 func.func @if_then_else(%c: i1, %x: f32, %y: f32) -> (f32, i32) {
   %f = fly.memref.alloca : !fly.memref<f32, register, 2:1>
@@ -196,19 +208,19 @@ func.func @if_then_else(%c: i1, %x: f32, %y: f32) -> (f32, i32) {
   return %r, %k : f32, i32
 }
 
-// An if without else gets one that yields the value unchanged.
+// An if without else gets one that yields the pieces unchanged.
 // CHECK-LABEL: func.func @if_then
 // CHECK-SAME:    (%[[C:.*]]: i1, %[[X:.*]]: f32)
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
-// CHECK:         %[[S:.*]] = vector.insert %[[X]], %[[Z]] [0] : f32 into vector<2xf32>
-// CHECK:         %[[IF:.*]] = scf.if %[[C]] -> (vector<2xf32>) {
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK:         %[[S:.*]] = vector.from_elements %[[X]] : vector<1xf32>
+// CHECK:         %[[IF:.*]]:2 = scf.if %[[C]] -> (vector<1xf32>, vector<1xf32>) {
 // CHECK:           %[[D:.*]] = arith.addf %[[X]], %[[X]] : f32
-// CHECK:           %[[T:.*]] = vector.insert %[[D]], %[[S]] [0] : f32 into vector<2xf32>
-// CHECK:           scf.yield %[[T]] : vector<2xf32>
+// CHECK:           %[[T:.*]] = vector.from_elements %[[D]] : vector<1xf32>
+// CHECK:           scf.yield %[[T]], %[[Z]] : vector<1xf32>, vector<1xf32>
 // CHECK:         } else {
-// CHECK:           scf.yield %[[S]] : vector<2xf32>
+// CHECK:           scf.yield %[[S]], %[[Z]] : vector<1xf32>, vector<1xf32>
 // CHECK:         }
-// CHECK:         %[[R:.*]] = vector.extract %[[IF]][0] : f32 from vector<2xf32>
+// CHECK:         %[[R:.*]] = vector.extract %[[IF]]#0[0] : f32 from vector<1xf32>
 // CHECK:         return %[[R]]
 func.func @if_then(%c: i1, %x: f32) -> f32 {
   %f = fly.memref.alloca : !fly.memref<f32, register, 2:1>
@@ -223,17 +235,17 @@ func.func @if_then(%c: i1, %x: f32) -> f32 {
 }
 
 // Regions that only read the fragment, a loop or an op the pass does not
-// know, use the value that dominates them: the loop gets no argument.
+// know, use the values that dominate them: the loop gets no argument.
 // CHECK-LABEL: func.func @read_only_regions
 // CHECK-SAME:    (%[[X:.*]]: f32, %[[N:.*]]: index, %{{.*}}: !llvm.ptr<1>)
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
-// CHECK:         %[[S:.*]] = vector.insert %[[X]], %[[Z]] [0] : f32 into vector<2xf32>
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK:         %[[S:.*]] = vector.from_elements %[[X]] : vector<1xf32>
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} {
-// CHECK-NEXT:      %[[V:.*]] = vector.extract %[[S]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[V:.*]] = vector.extract %[[S]][0] : f32 from vector<1xf32>
 // CHECK-NEXT:      fly.ptr.store(%[[V]], %{{.*}}) : (f32, !fly.ptr<f32, global>)
 // CHECK-NEXT:    }
 // CHECK:         %[[W:.*]] = scf.execute_region -> f32 {
-// CHECK-NEXT:      %[[E:.*]] = vector.extract %[[S]][1] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[E:.*]] = vector.extract %[[Z]][0] : f32 from vector<1xf32>
 // CHECK-NEXT:      scf.yield %[[E]] : f32
 // CHECK-NEXT:    }
 // CHECK:         return %[[W]]
@@ -257,22 +269,21 @@ func.func @read_only_regions(%x: f32, %n: index, %g: !llvm.ptr<1>) -> f32 {
   return %w : f32
 }
 
-// Two fragments written in the same loop: one iteration argument each.
+// Two fragments written in the same loop: iteration arguments for the
+// pieces of each (2 = 1 + 1 scalars, 4 = 1 + 3).
 // CHECK-LABEL: func.func @two_fragments
 // CHECK-SAME:    (%[[X:.*]]: f32, %[[N:.*]]: index)
-// CHECK-DAG:     %[[ZA:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
-// CHECK-DAG:     %[[ZB:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:         %[[L:.*]]:2 = scf.for %{{.*}} iter_args(%[[A:.*]] = %[[ZA]], %[[B:.*]] = %[[ZB]]) -> (vector<2xf32>, vector<4xf32>) {
-// CHECK:           %[[VA:.*]] = vector.extract %[[A]][0] : f32 from vector<2xf32>
+// CHECK:         %[[L:.*]]:4 = scf.for %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}, %[[B1:.*]] = %{{.*}}) -> (vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<3xf32>) {
+// CHECK:           %[[VA:.*]] = vector.extract %[[A]][0] : f32 from vector<1xf32>
 // CHECK:           %[[S:.*]] = arith.addf %[[VA]], %[[X]] : f32
-// CHECK:           %[[A2:.*]] = vector.insert %[[S]], %[[A]] [0] : f32 into vector<2xf32>
-// CHECK:           %[[VB:.*]] = vector.extract %[[B]][0] : f32 from vector<4xf32>
+// CHECK:           %[[A2:.*]] = vector.from_elements %[[S]] : vector<1xf32>
+// CHECK:           %[[VB:.*]] = vector.extract %[[B]][0] : f32 from vector<1xf32>
 // CHECK:           %[[T:.*]] = arith.mulf %[[VB]], %[[S]] : f32
-// CHECK:           %[[B2:.*]] = vector.insert %[[T]], %[[B]] [0] : f32 into vector<4xf32>
-// CHECK:           scf.yield %[[A2]], %[[B2]] : vector<2xf32>, vector<4xf32>
+// CHECK:           %[[B2:.*]] = vector.from_elements %[[T]] : vector<1xf32>
+// CHECK:           scf.yield %[[A2]], %[[A1]], %[[B2]], %[[B1]] : vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<3xf32>
 // CHECK:         }
-// CHECK:         %[[RA:.*]] = vector.extract %[[L]]#0[0] : f32 from vector<2xf32>
-// CHECK:         %[[RB:.*]] = vector.extract %[[L]]#1[0] : f32 from vector<4xf32>
+// CHECK:         %[[RA:.*]] = vector.extract %[[L]]#0[0] : f32 from vector<1xf32>
+// CHECK:         %[[RB:.*]] = vector.extract %[[L]]#2[0] : f32 from vector<1xf32>
 // CHECK:         return %[[RA]], %[[RB]]
 func.func @two_fragments(%x: f32, %n: index) -> (f32, f32) {
   %a = fly.memref.alloca : !fly.memref<f32, register, 2:1>
@@ -316,8 +327,8 @@ func.func @offset_in_loop(%x: f32) -> vector<4xf32> {
   return %r : vector<4xf32>
 }
 
-// scf.while: both regions take the value; the condition passes it on, so
-// it is also the result.
+// scf.while: both regions take the pieces; the condition passes them on,
+// so they are also the results.
 // CHECK-LABEL: func.func @while_loop
 // CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
 // CHECK:         %[[W:.*]]:2 = scf.while (%{{.*}} = %{{.*}}, %[[B:.*]] = %[[Z]]) : (i32, vector<1xf32>) -> (i32, vector<1xf32>) {
@@ -326,7 +337,7 @@ func.func @offset_in_loop(%x: f32) -> vector<4xf32> {
 // CHECK:         ^bb0(%{{.*}}: i32, %[[A:.*]]: vector<1xf32>):
 // CHECK:           %[[OLD:.*]] = vector.extract %[[A]][0] : f32 from vector<1xf32>
 // CHECK:           %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
-// CHECK:           %[[UPD:.*]] = vector.insert %[[NEW]], %[[A]] [0] : f32 into vector<1xf32>
+// CHECK:           %[[UPD:.*]] = vector.from_elements %[[NEW]] : vector<1xf32>
 // CHECK:           scf.yield %{{.*}}, %[[UPD]] : i32, vector<1xf32>
 // CHECK:         }
 // CHECK:         %[[R:.*]] = vector.extract %[[W]]#1[0] : f32 from vector<1xf32>
@@ -372,6 +383,44 @@ func.func @vector_elements(%x: vector<2xf16>, %i: i32) -> vector<2xf16> {
   %r = fly.add_offset(%p, %i) : (!fly.ptr<vector<2xf16>, register>, i32) -> !fly.ptr<vector<2xf16>, register>
   %v = fly.ptr.load(%r) : (!fly.ptr<vector<2xf16>, register>) -> vector<2xf16>
   return %v : vector<2xf16>
+}
+
+// Two accumulator tiles of one fragment, each read and written by one
+// update per iteration: two pieces, two independent iteration arguments.
+// After the loop one 8-wide load joins them; an 8-wide store is sliced into
+// the pieces the 4-wide loads read.
+// CHECK-LABEL: func.func @tiles
+// CHECK-SAME:    (%[[A:.*]]: vector<4xf32>, %[[W:.*]]: vector<8xf32>, %[[N:.*]]: index)
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         %[[L:.*]]:2 = scf.for %{{.*}} iter_args(%[[T0:.*]] = %[[Z]], %[[T1:.*]] = %[[Z]]) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:      %[[U0:.*]] = arith.addf %[[T0]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      %[[U1:.*]] = arith.mulf %[[T1]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      scf.yield %[[U0]], %[[U1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[ALL:.*]] = vector.shuffle %[[L]]#0, %[[L]]#1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[W0:.*]] = vector.extract_strided_slice %[[W]] {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+// CHECK-NEXT:    %[[W1:.*]] = vector.extract_strided_slice %[[W]] {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+// CHECK-NEXT:    return %[[ALL]], %[[W1]], %[[W0]]
+func.func @tiles(%a: vector<4xf32>, %w: vector<8xf32>, %n: index) -> (vector<8xf32>, vector<4xf32>, vector<4xf32>) {
+  %f = fly.memref.alloca : !fly.memref<f32, register, 8:1>
+  %p = fly.get_iter(%f) : (!fly.memref<f32, register, 8:1>) -> !fly.ptr<f32, register>
+  %c4t = fly.static : !fly.int_tuple<4>
+  %p4 = fly.add_offset(%p, %c4t) : (!fly.ptr<f32, register>, !fly.int_tuple<4>) -> !fly.ptr<f32, register>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %t0 = fly.ptr.load(%p) : (!fly.ptr<f32, register>) -> vector<4xf32>
+    %u0 = arith.addf %t0, %a : vector<4xf32>
+    fly.ptr.store(%u0, %p) : (vector<4xf32>, !fly.ptr<f32, register>)
+    %t1 = fly.ptr.load(%p4) : (!fly.ptr<f32, register>) -> vector<4xf32>
+    %u1 = arith.mulf %t1, %a : vector<4xf32>
+    fly.ptr.store(%u1, %p4) : (vector<4xf32>, !fly.ptr<f32, register>)
+  }
+  %all = fly.ptr.load(%p) : (!fly.ptr<f32, register>) -> vector<8xf32>
+  fly.ptr.store(%w, %p) : (vector<8xf32>, !fly.ptr<f32, register>)
+  %r1 = fly.ptr.load(%p4) : (!fly.ptr<f32, register>) -> vector<4xf32>
+  %r0 = fly.ptr.load(%p) : (!fly.ptr<f32, register>) -> vector<4xf32>
+  return %all, %r1, %r0 : vector<8xf32>, vector<4xf32>, vector<4xf32>
 }
 
 // A kernel: after the lowering to LLVM, no stack memory is left.

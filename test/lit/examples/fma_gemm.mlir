@@ -1,21 +1,22 @@
 // Reference kernel 3, examples/fma_gemm.mlir, through the whole pipeline
-// for every chip: the (1,8,8) accumulator fragment is a vector<64xf32>
-// carried by the K loop (no stack memory, no spills, no scratch), each
+// for every chip: the (1,8,8) accumulator fragment, whose elements the FMAs
+// read and write one by one, is 64 one-element values carried by the K loop
+// (no stack memory, no spills, no scratch), each
 // iteration loads 8 + 8 elements of A and B with 32-bit global loads and
 // runs 64 FMAs; after the loop, 64 32-bit stores.
 //
-// After stage A: the loop's block carries the accumulator as a value and
+// After stage A: the loop's block carries the accumulator as 64 values and
 // its body has the 64 fma intrinsics; no alloca.
 // RUN: fly-compile %S/../../../examples/fma_gemm.mlir --chip=gfx942 --to=pre_binary \
 // RUN:   | FileCheck %s --check-prefix=IR --implicit-check-not="= fly." --implicit-check-not="  fly." --implicit-check-not=llvm.alloca
 // IR-LABEL:    llvm.func @fma_gemm
-// IR:          llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %{{.*}} : i32, vector<64xf32>)
-// IR:          ^[[HEAD]](%{{.*}}: i32, %[[ACC:.*]]: vector<64xf32>):
+// IR:          llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}} : i32{{(, vector<1xf32>){64} ?}})
+// IR:          ^[[HEAD]](%{{.*}}: i32{{(, %[0-9]+: vector<1xf32>){64} ?}}):
 // IR:          llvm.cond_br %{{.*}}, ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
 // IR:          ^[[BODY]]:
 // IR-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> vector<1xf32>
 // IR-COUNT-64: llvm.intr.fma
-// IR:          llvm.br ^[[HEAD]](%{{.*}}, %{{.*}} : i32, vector<64xf32>)
+// IR:          llvm.br ^[[HEAD]](%{{.*}} : i32{{(, vector<1xf32>){64} ?}})
 // IR:          ^[[EXIT]]:
 // IR-COUNT-64: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<1xf32>, !llvm.ptr<1>
 //

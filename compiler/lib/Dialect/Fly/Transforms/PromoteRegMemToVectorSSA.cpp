@@ -3,15 +3,23 @@
 // A register fragment (`fly.memref.alloca`) is storage for cosize(layout)
 // elements that only the thread itself sees. When its pointer is only
 // moved (`fly.add_offset`, `fly.get_iter`, `fly.make_view`) and accessed
-// (`fly.ptr.load`, `fly.ptr.store`), the storage is a value: a
-// `vector<cosize x T>` that starts as zeros, is read with `vector.extract*`
-// and replaced by `vector.insert*` at each store. In straight-line code the
-// current value is the one the last store produced; structured control flow
-// that stores into the fragment carries it through SSA: an `scf.for` as one
-// more iteration argument, an `scf.if` as one more result (an else branch
-// that yields the value unchanged is created when missing), an `scf.while`
-// as one more argument of both regions and one more result. Regions that
-// only read the fragment see the value that dominates them.
+// (`fly.ptr.load`, `fly.ptr.store`), the storage is a set of values that
+// start as zeros:
+// - when every access is at a static offset, the storage is cut into
+//   pieces at the bounds of every access, so that each access covers whole
+//   pieces, and each piece is a `vector<n x T>` of its own. An access to one
+//   piece is that piece's value (a GEMM's accumulator tiles, each read and
+//   written by one MMA, are independent values); a wider load concatenates
+//   pieces with `vector.shuffle`, a wider store slices its value;
+// - otherwise the storage is one `vector<cosize x T>`, read with
+//   `vector.extract*` and replaced by `vector.insert*` at each store.
+// In straight-line code a piece's current value is the one the last store
+// produced; structured control flow that stores into the fragment carries
+// the pieces through SSA: an `scf.for` as more iteration arguments, an
+// `scf.if` as more results (an else branch that yields them unchanged is
+// created when missing), an `scf.while` as more arguments of both regions
+// and more results. Regions that only read the fragment see the values that
+// dominate them.
 //
 // Elements that are themselves vectors (`!fly.ptr<vector<2xf16>, register>`)
 // are stored flattened: the storage is `vector<cosize * 2 x f16>`, and every
@@ -36,8 +44,12 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
 
 namespace mlir::fly {
 #define GEN_PASS_DEF_FLYPROMOTEREGMEMTOVECTORSSA
@@ -126,9 +138,18 @@ struct Fragment {
   /// once the accesses are gone.
   llvm::SetVector<Operation *> dead;
 
-  VectorType storageType() const {
-    return VectorType::get({std::max<int64_t>(cosize, 1) * scalarsPerElement},
-                           scalarType);
+  /// Where the pieces of the storage start, in scalars, and where the last
+  /// ends: {0, all scalars} for one piece.
+  SmallVector<int64_t> bounds;
+  /// The storage is one vector accessed at positions, static or not,
+  /// rather than pieces that each access covers whole.
+  bool oneVector = false;
+
+  int64_t scalars() const {
+    return std::max<int64_t>(cosize, 1) * scalarsPerElement;
+  }
+  VectorType pieceType(unsigned piece) const {
+    return VectorType::get({bounds[piece + 1] - bounds[piece]}, scalarType);
   }
 };
 
@@ -160,6 +181,24 @@ int64_t elementsAccessed(Type type, Type element) {
   return cast<VectorType>(type).getNumElements();
 }
 
+/// The scalars of the storage a load or store of `type` covers.
+int64_t scalarsAccessed(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements();
+  return 1;
+}
+
+/// The type a load reads or a store writes.
+Type accessedType(Operation *access) {
+  if (auto store = dyn_cast<PtrStoreOp>(access))
+    return store.getValue().getType();
+  return cast<PtrLoadOp>(access).getType();
+}
+
+/// More pieces than this and the fragment stays one vector: a loop would
+/// carry that many values.
+constexpr size_t kMaxPieces = 1024;
+
 //===----------------------------------------------------------------------===//
 // Analysis
 //===----------------------------------------------------------------------===//
@@ -184,6 +223,7 @@ private:
   LogicalResult visitMemRef(Value memref);
   LogicalResult visitPointer(Value ptr);
   LogicalResult checkAccess(Operation *access);
+  void cutIntoPieces();
 
   Fragment &f;
 };
@@ -196,7 +236,28 @@ LogicalResult Analyzer::run() {
   for (Operation *access : f.accesses)
     if (failed(checkAccess(access)))
       return failure();
+  cutIntoPieces();
   return success();
+}
+
+/// The bounds of every access when all are static; else one piece.
+void Analyzer::cutIntoPieces() {
+  std::set<int64_t> cuts = {0, f.scalars()};
+  for (Operation *access : f.accesses) {
+    Offset offset = offsetOf(accessedPointer(access));
+    if (!offset.dynamic.empty()) {
+      f.oneVector = true;
+      break;
+    }
+    int64_t start = offset.constant * f.scalarsPerElement;
+    cuts.insert(start);
+    cuts.insert(start + scalarsAccessed(accessedType(access)));
+  }
+  if (cuts.size() > kMaxPieces + 1)
+    f.oneVector = true;
+  if (f.oneVector)
+    cuts = {0, f.scalars()};
+  f.bounds.assign(cuts.begin(), cuts.end());
 }
 
 /// The storage is a 1-D vector of scalars: the element type must be an
@@ -326,7 +387,10 @@ LogicalResult Analyzer::checkAccess(Operation *op) {
 // Rewrite
 //===----------------------------------------------------------------------===//
 
-/// Replaces one analysed fragment by its vector value, in program order
+/// The values of a fragment's pieces at one point of the program.
+using PieceValues = SmallVector<Value, 4>;
+
+/// Replaces one analysed fragment by its pieces' values, in program order
 /// from the allocation on.
 class Promoter {
 public:
@@ -337,21 +401,24 @@ public:
 
 private:
   /// Rewrites the accesses of `block` from `begin` on with `current` the
-  /// value at `begin`; returns the value at the end of the block.
-  FailureOr<Value> threadBlock(Block *block, Block::iterator begin,
-                               Value current);
-  FailureOr<Value> threadFor(scf::ForOp op, Value current);
-  FailureOr<Value> threadIf(scf::IfOp op, Value current);
-  FailureOr<Value> threadWhile(scf::WhileOp op, Value current);
-  /// Appends `value` to the operands of the terminator of `block`.
-  void appendToTerminator(Block *block, Value value);
+  /// values at `begin`; returns the values at the end of the block.
+  FailureOr<PieceValues> threadBlock(Block *block, Block::iterator begin,
+                                     PieceValues current);
+  FailureOr<PieceValues> threadFor(scf::ForOp op, const PieceValues &current);
+  FailureOr<PieceValues> threadIf(scf::IfOp op, const PieceValues &current);
+  FailureOr<PieceValues> threadWhile(scf::WhileOp op,
+                                     const PieceValues &current);
+  /// Appends `values` to the operands of the terminator of `block`.
+  void appendToTerminator(Block *block, ValueRange values);
 
   /// The scalar position of an access in the storage: static when the
   /// offset is, else an index value built before `op`.
   OpFoldResult position(Operation *access);
   OpFoldResult plus(OpFoldResult pos, int64_t delta, Location loc);
-  void rewriteLoad(PtrLoadOp load, Value current);
-  Value rewriteStore(PtrStoreOp store, Value current);
+  /// The pieces [first, last) a static access at `start` covers.
+  std::pair<unsigned, unsigned> piecesOf(int64_t start, int64_t count) const;
+  void rewriteLoad(PtrLoadOp load, const PieceValues &current);
+  PieceValues rewriteStore(PtrStoreOp store, PieceValues current);
   void eraseLeftovers();
 
   Fragment &f;
@@ -374,48 +441,58 @@ LogicalResult Promoter::run() {
   }
 
   rewriter.setInsertionPoint(f.alloca);
-  VectorType type = f.storageType();
-  Value zeros =
-      arith::ConstantOp::create(rewriter, f.alloca.getLoc(), type,
-                                cast<TypedAttr>(rewriter.getZeroAttr(type)));
-  if (failed(threadBlock(home, std::next(Block::iterator(f.alloca)), zeros)))
+  // One zero constant per piece length.
+  DenseMap<int64_t, Value> zeros;
+  PieceValues initial;
+  for (unsigned piece = 0, e = f.bounds.size() - 1; piece < e; ++piece) {
+    VectorType type = f.pieceType(piece);
+    Value &zero = zeros[type.getNumElements()];
+    if (!zero)
+      zero = arith::ConstantOp::create(
+          rewriter, f.alloca.getLoc(), type,
+          cast<TypedAttr>(rewriter.getZeroAttr(type)));
+    initial.push_back(zero);
+  }
+  if (failed(threadBlock(home, std::next(Block::iterator(f.alloca)),
+                         std::move(initial))))
     return failure();
   eraseLeftovers();
   return success();
 }
 
-FailureOr<Value> Promoter::threadBlock(Block *block, Block::iterator begin,
-                                       Value current) {
+FailureOr<PieceValues> Promoter::threadBlock(Block *block,
+                                             Block::iterator begin,
+                                             PieceValues current) {
   for (Block::iterator it = begin; it != block->end();) {
     // The op may be replaced: step past it first.
     Operation *op = &*it++;
     if (accesses.contains(op)) {
       if (auto store = dyn_cast<PtrStoreOp>(op))
-        current = rewriteStore(store, current);
+        current = rewriteStore(store, std::move(current));
       else
         rewriteLoad(cast<PtrLoadOp>(op), current);
       continue;
     }
     if (writers.contains(op)) {
-      FailureOr<Value> after =
-          TypeSwitch<Operation *, FailureOr<Value>>(op)
+      FailureOr<PieceValues> after =
+          TypeSwitch<Operation *, FailureOr<PieceValues>>(op)
               .Case([&](scf::ForOp loop) { return threadFor(loop, current); })
               .Case([&](scf::IfOp branch) { return threadIf(branch, current); })
               .Case(
                   [&](scf::WhileOp loop) { return threadWhile(loop, current); })
-              .Default([&](Operation *other) -> FailureOr<Value> {
+              .Default([&](Operation *other) -> FailureOr<PieceValues> {
                 return other->emitError(kCannotPromote)
                        << "it is written inside '" << other->getName() << "'";
               });
       if (failed(after))
         return failure();
-      current = *after;
+      current = std::move(*after);
       continue;
     }
     if (op->getNumRegions() == 0)
       continue;
     // Nothing inside stores to the fragment: every load in there reads the
-    // value that dominates the op.
+    // values that dominate the op.
     SmallVector<PtrLoadOp> loads;
     op->walk([&](PtrLoadOp load) {
       if (accesses.contains(load))
@@ -427,44 +504,52 @@ FailureOr<Value> Promoter::threadBlock(Block *block, Block::iterator begin,
   return current;
 }
 
-void Promoter::appendToTerminator(Block *block, Value value) {
+void Promoter::appendToTerminator(Block *block, ValueRange values) {
   Operation *terminator = block->getTerminator();
   rewriter.modifyOpInPlace(terminator, [&] {
-    terminator->insertOperands(terminator->getNumOperands(), value);
+    terminator->insertOperands(terminator->getNumOperands(), values);
   });
 }
 
-/// The loop carries the value as one more iteration argument; the result
-/// is the value after the loop.
-FailureOr<Value> Promoter::threadFor(scf::ForOp op, Value current) {
+/// The loop carries the pieces as more iteration arguments; the results
+/// are the values after the loop.
+FailureOr<PieceValues> Promoter::threadFor(scf::ForOp op,
+                                           const PieceValues &current) {
   rewriter.setInsertionPoint(op);
-  // Yield the argument for now: the body is rewritten afterwards, in the
-  // new loop, and gives the value to yield.
+  unsigned count = current.size();
+  // Yield the arguments for now: the body is rewritten afterwards, in the
+  // new loop, and gives the values to yield.
   FailureOr<LoopLikeOpInterface> replaced = op.replaceWithAdditionalYields(
       rewriter, current, /*replaceInitOperandUsesInLoop=*/false,
       [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
-        return SmallVector<Value>{args.front()};
+        return SmallVector<Value>(args.begin(), args.end());
       });
   if (failed(replaced))
     return op.emitError(kCannotPromote) << "this loop cannot carry it";
   auto loop = cast<scf::ForOp>(replaced->getOperation());
   Block *body = loop.getBody();
-  FailureOr<Value> end =
-      threadBlock(body, body->begin(), loop.getRegionIterArgs().back());
+  PieceValues args(loop.getRegionIterArgs().take_back(count));
+  FailureOr<PieceValues> end = threadBlock(body, body->begin(), args);
   if (failed(end))
     return failure();
   Operation *yield = body->getTerminator();
-  rewriter.modifyOpInPlace(
-      yield, [&] { yield->setOperand(yield->getNumOperands() - 1, *end); });
-  return loop.getResults().back();
+  unsigned first = yield->getNumOperands() - count;
+  rewriter.modifyOpInPlace(yield, [&] {
+    for (auto [i, value] : llvm::enumerate(*end))
+      yield->setOperand(first + i, value);
+  });
+  return PieceValues(loop.getResults().take_back(count));
 }
 
-/// The branches yield the value as one more result; a missing else branch
-/// is created to yield it unchanged.
-FailureOr<Value> Promoter::threadIf(scf::IfOp op, Value current) {
+/// The branches yield the pieces as more results; a missing else branch
+/// is created to yield them unchanged.
+FailureOr<PieceValues> Promoter::threadIf(scf::IfOp op,
+                                          const PieceValues &current) {
   rewriter.setInsertionPoint(op);
+  unsigned count = current.size();
   SmallVector<Type> types(op.getResultTypes());
-  types.push_back(current.getType());
+  for (Value value : current)
+    types.push_back(value.getType());
   auto branch = scf::IfOp::create(rewriter, op.getLoc(), types,
                                   op.getCondition(), /*addThenBlock=*/false,
                                   /*addElseBlock=*/false);
@@ -480,25 +565,27 @@ FailureOr<Value> Promoter::threadIf(scf::IfOp op, Value current) {
   }
   for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
     Block *block = &region->front();
-    FailureOr<Value> end = threadBlock(block, block->begin(), current);
+    FailureOr<PieceValues> end = threadBlock(block, block->begin(), current);
     if (failed(end))
       return failure();
     appendToTerminator(block, *end);
   }
-  rewriter.replaceOp(op, branch.getResults().drop_back());
-  return branch.getResults().back();
+  rewriter.replaceOp(op, branch.getResults().drop_back(count));
+  return PieceValues(branch.getResults().take_back(count));
 }
 
-/// Both regions take the value as one more argument: the before region
-/// passes the value it ends with to `scf.condition` (so it is also the
-/// result), the after region yields its own to the next iteration.
-FailureOr<Value> Promoter::threadWhile(scf::WhileOp op, Value current) {
+/// Both regions take the pieces as more arguments: the before region
+/// passes the values it ends with to `scf.condition` (so they are also the
+/// results), the after region yields its own to the next iteration.
+FailureOr<PieceValues> Promoter::threadWhile(scf::WhileOp op,
+                                             const PieceValues &current) {
   rewriter.setInsertionPoint(op);
-  Type type = current.getType();
+  unsigned count = current.size();
   SmallVector<Value> inits(op.getInits());
-  inits.push_back(current);
+  llvm::append_range(inits, current);
   SmallVector<Type> types(op.getResultTypes());
-  types.push_back(type);
+  for (Value value : current)
+    types.push_back(value.getType());
   auto loop = scf::WhileOp::create(rewriter, op.getLoc(), types, inits);
   loop->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rewriter.inlineRegionBefore(op.getBefore(), loop.getBefore(),
@@ -506,14 +593,16 @@ FailureOr<Value> Promoter::threadWhile(scf::WhileOp op, Value current) {
   rewriter.inlineRegionBefore(op.getAfter(), loop.getAfter(),
                               loop.getAfter().end());
   for (Block *block : {loop.getBeforeBody(), loop.getAfterBody()}) {
-    BlockArgument arg = block->addArgument(type, op.getLoc());
-    FailureOr<Value> end = threadBlock(block, block->begin(), arg);
+    PieceValues args;
+    for (Value value : current)
+      args.push_back(block->addArgument(value.getType(), op.getLoc()));
+    FailureOr<PieceValues> end = threadBlock(block, block->begin(), args);
     if (failed(end))
       return failure();
     appendToTerminator(block, *end);
   }
-  rewriter.replaceOp(op, loop.getResults().drop_back());
-  return loop.getResults().back();
+  rewriter.replaceOp(op, loop.getResults().drop_back(count));
+  return PieceValues(loop.getResults().take_back(count));
 }
 
 OpFoldResult Promoter::position(Operation *access) {
@@ -554,55 +643,102 @@ OpFoldResult Promoter::plus(OpFoldResult pos, int64_t delta, Location loc) {
       .getResult();
 }
 
-/// A load is the scalar at its position or the run of scalars from it: a
-/// strided slice when the position is static, one dynamic extract per
-/// scalar otherwise.
-void Promoter::rewriteLoad(PtrLoadOp load, Value current) {
+std::pair<unsigned, unsigned> Promoter::piecesOf(int64_t start,
+                                                 int64_t count) const {
+  // The analysis cut the storage at both ends of every static access.
+  auto at = [&](int64_t bound) {
+    return unsigned(llvm::lower_bound(f.bounds, bound) - f.bounds.begin());
+  };
+  return {at(start), at(start + count)};
+}
+
+/// A load is its piece, the pieces it covers joined, or, from a fragment
+/// that is one vector, the scalar at its position or the run of scalars
+/// from it: a strided slice when the position is static, one dynamic
+/// extract per scalar otherwise.
+void Promoter::rewriteLoad(PtrLoadOp load, const PieceValues &current) {
   Location loc = load.getLoc();
   OpFoldResult pos = position(load);
   rewriter.setInsertionPoint(load);
   Type type = load.getType();
+  auto attr = dyn_cast<Attribute>(pos);
   Value result;
-  if (!isa<VectorType>(type)) {
-    result = vector::ExtractOp::create(rewriter, loc, current, pos);
-  } else if (auto attr = dyn_cast<Attribute>(pos)) {
+  if (!f.oneVector) {
+    // Every position is static.
+    auto [first, last] =
+        piecesOf(cast<IntegerAttr>(attr).getInt(), scalarsAccessed(type));
+    if (!isa<VectorType>(type)) {
+      OpFoldResult zero = rewriter.getIndexAttr(0);
+      result = vector::ExtractOp::create(rewriter, loc, current[first], zero);
+    } else {
+      result = current[first];
+      for (unsigned piece = first + 1; piece < last; ++piece) {
+        int64_t size = cast<VectorType>(result.getType()).getNumElements() +
+                       f.pieceType(piece).getNumElements();
+        result = vector::ShuffleOp::create(
+            rewriter, loc, result, current[piece],
+            llvm::to_vector(llvm::seq<int64_t>(0, size)));
+      }
+    }
+  } else if (!isa<VectorType>(type)) {
+    result = vector::ExtractOp::create(rewriter, loc, current[0], pos);
+  } else if (attr) {
     int64_t size = cast<VectorType>(type).getNumElements();
     result = vector::ExtractStridedSliceOp::create(
-        rewriter, loc, current, {cast<IntegerAttr>(attr).getInt()}, {size},
+        rewriter, loc, current[0], {cast<IntegerAttr>(attr).getInt()}, {size},
         {1});
   } else {
     SmallVector<Value> scalars;
     for (int64_t i = 0, e = cast<VectorType>(type).getNumElements(); i < e; ++i)
-      scalars.push_back(
-          vector::ExtractOp::create(rewriter, loc, current, plus(pos, i, loc)));
+      scalars.push_back(vector::ExtractOp::create(rewriter, loc, current[0],
+                                                  plus(pos, i, loc)));
     result = vector::FromElementsOp::create(rewriter, loc, type, scalars);
   }
   rewriter.replaceOp(load, result);
 }
 
-/// A store replaces the scalars at its position: the new storage value.
-Value Promoter::rewriteStore(PtrStoreOp store, Value current) {
+/// A store replaces the pieces it covers (its value, or slices of it), or,
+/// in a fragment that is one vector, the scalars at its position: the new
+/// storage values.
+PieceValues Promoter::rewriteStore(PtrStoreOp store, PieceValues current) {
   Location loc = store.getLoc();
   OpFoldResult pos = position(store);
   rewriter.setInsertionPoint(store);
   Value value = store.getValue();
-  Value result;
-  if (!isa<VectorType>(value.getType())) {
-    result = vector::InsertOp::create(rewriter, loc, value, current, pos);
-  } else if (auto attr = dyn_cast<Attribute>(pos)) {
-    result = vector::InsertStridedSliceOp::create(
-        rewriter, loc, value, current, {cast<IntegerAttr>(attr).getInt()}, {1});
+  auto attr = dyn_cast<Attribute>(pos);
+  if (!f.oneVector) {
+    int64_t start = cast<IntegerAttr>(attr).getInt();
+    auto [first, last] = piecesOf(start, scalarsAccessed(value.getType()));
+    if (!isa<VectorType>(value.getType())) {
+      current[first] = vector::FromElementsOp::create(
+          rewriter, loc, f.pieceType(first), ValueRange{value});
+    } else if (last == first + 1) {
+      current[first] = value;
+    } else {
+      for (unsigned piece = first; piece < last; ++piece)
+        current[piece] = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, value, {f.bounds[piece] - start},
+            {f.pieceType(piece).getNumElements()}, {1});
+    }
+  } else if (!isa<VectorType>(value.getType())) {
+    current[0] =
+        vector::InsertOp::create(rewriter, loc, value, current[0], pos);
+  } else if (attr) {
+    current[0] = vector::InsertStridedSliceOp::create(
+        rewriter, loc, value, current[0], {cast<IntegerAttr>(attr).getInt()},
+        {1});
   } else {
-    result = current;
+    Value result = current[0];
     for (int64_t i = 0, e = cast<VectorType>(value.getType()).getNumElements();
          i < e; ++i) {
       Value scalar = vector::ExtractOp::create(rewriter, loc, value, i);
       result = vector::InsertOp::create(rewriter, loc, scalar, result,
                                         plus(pos, i, loc));
     }
+    current[0] = result;
   }
   rewriter.eraseOp(store);
-  return result;
+  return current;
 }
 
 /// The layout queries get the layout (the one a view was built with, or the
