@@ -423,8 +423,9 @@ private:
 
   Fragment &f;
   IRRewriter &rewriter;
+  /// The accesses not rewritten yet.
   DenseSet<Operation *> accesses;
-  /// The ops that contain a store to the fragment.
+  /// The ops that contain a store to the fragment, not threaded yet.
   DenseSet<Operation *> writers;
 };
 
@@ -464,16 +465,18 @@ FailureOr<PieceValues> Promoter::threadBlock(Block *block,
                                              Block::iterator begin,
                                              PieceValues current) {
   for (Block::iterator it = begin; it != block->end();) {
-    // The op may be replaced: step past it first.
+    // The op may be replaced: step past it first. An access or writer
+    // leaves its set before it is rewritten (and erased), so that an op
+    // created later at the same address is not taken for it.
     Operation *op = &*it++;
-    if (accesses.contains(op)) {
+    if (accesses.erase(op)) {
       if (auto store = dyn_cast<PtrStoreOp>(op))
         current = rewriteStore(store, std::move(current));
       else
         rewriteLoad(cast<PtrLoadOp>(op), current);
       continue;
     }
-    if (writers.contains(op)) {
+    if (writers.erase(op)) {
       FailureOr<PieceValues> after =
           TypeSwitch<Operation *, FailureOr<PieceValues>>(op)
               .Case([&](scf::ForOp loop) { return threadFor(loop, current); })
@@ -495,7 +498,7 @@ FailureOr<PieceValues> Promoter::threadBlock(Block *block,
     // values that dominate the op.
     SmallVector<PtrLoadOp> loads;
     op->walk([&](PtrLoadOp load) {
-      if (accesses.contains(load))
+      if (accesses.erase(load))
         loads.push_back(load);
     });
     for (PtrLoadOp load : loads)
