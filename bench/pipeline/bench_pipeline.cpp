@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fly/Dialect/Fly/IR/FlyOps.h"
+#include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Pipeline/Pipeline.h"
 #include "fly/Target/Compile.h"
 #include "fly/Target/ROCDLTarget.h"
@@ -252,7 +253,8 @@ int main(int argc, char **argv) {
   registerFlyTargetInterfaces(registry); // before upstream's ROCDL target
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registry.insert<FlyDialect>();
+  // The ROCm atoms' types (a traced MMA kernel has them).
+  registry.insert<FlyDialect, mlir::fly_rocdl::FlyROCDLDialect>();
   PipelineOptions options;
   options.chip = chipName;
   {
