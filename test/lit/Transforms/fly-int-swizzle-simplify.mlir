@@ -10,7 +10,7 @@
 // CHECK-DAG:     %[[C2048:.*]] = arith.constant 2048 : i32
 // CHECK-DAG:     %[[M:.*]] = arith.constant 896 : i32
 // CHECK-DAG:     %[[S:.*]] = arith.constant 3 : i32
-// CHECK:         %[[OFF:.*]] = arith.muli %[[K]], %[[C2048]] : i32
+// CHECK-DAG:     %[[OFF:.*]] = arith.muli %[[K]], %[[C2048]] : i32
 // CHECK:         %[[Y:.*]] = arith.andi %[[A]], %[[M]] : i32
 // CHECK:         %[[Z:.*]] = arith.shrui %[[Y]], %[[S]] : i32
 // CHECK:         %[[SW:.*]] = arith.xori %[[A]], %[[Z]] : i32

@@ -12,7 +12,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::fly {
 #define GEN_PASS_DEF_FLYINTSWIZZLESIMPLIFY
@@ -136,17 +138,45 @@ struct PullPeriodMultiples : public OpRewritePattern<arith::XOrIOp> {
   }
 };
 
+/// Erases the ops of `roots` that nothing uses any more, and what only
+/// they used; xors stay (the pass still has them to visit).
+void eraseDeadInputs(SmallVector<Operation *> roots, RewriterBase &rewriter) {
+  // An op can be reached twice (both operands of one user): once erased,
+  // it must not be looked at again.
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  while (!roots.empty()) {
+    Operation *op = roots.pop_back_val();
+    if (erased.contains(op) || isa<arith::XOrIOp>(op) ||
+        !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        roots.push_back(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}
+
 struct FlyIntSwizzleSimplify
     : public mlir::fly::impl::FlyIntSwizzleSimplifyBase<FlyIntSwizzleSimplify> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<PullPeriodMultiples>(&getContext());
-    // A simplification: not reaching a fixpoint is no error. One pattern on
-    // arith ops: the regions' blocks are for canonicalize to simplify.
-    (void)applyPatternsGreedily(
-        getOperation(), std::move(patterns),
-        GreedyRewriteConfig().setRegionSimplificationLevel(
-            GreedySimplifyRegionLevel::Disabled));
+    // One pattern on the xors, each tried once, in program order: a
+    // swizzle's operand is rewritten before any swizzle of its result is
+    // looked at, so no fixpoint iteration is needed, and no walk of every
+    // other op (most of a lowered GEMM) as the greedy driver's.
+    SmallVector<arith::XOrIOp> xors;
+    getOperation()->walk([&](arith::XOrIOp op) { xors.push_back(op); });
+    PullPeriodMultiples pattern(&getContext());
+    PatternRewriter rewriter(&getContext());
+    for (arith::XOrIOp op : xors) {
+      SmallVector<Operation *> inputs;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          inputs.push_back(def);
+      rewriter.setInsertionPoint(op);
+      if (succeeded(pattern.matchAndRewrite(op, rewriter)))
+        eraseDeadInputs(std::move(inputs), rewriter);
+    }
   }
 };
 
