@@ -154,16 +154,21 @@ def FlyPromoteRegMemToVectorSSA : Pass<"fly-promote-regmem-to-vectorssa"> {
     Every `fly.memref.alloca` (register storage of cosize(layout) elements,
     plain static layout) whose pointers are only moved (`fly.get_iter`,
     `fly.add_offset` by int_tuple leaves or i32/i64 scalars, `fly.make_view`),
-    loaded from and stored to is replaced by a `vector<cosize x T>` SSA value
-    (`vector<cosize * N x T>` for an element type `vector<N x T>`, stored
-    flattened): loads become `vector.extract` /
+    loaded from and stored to is replaced by SSA values (an element type
+    `vector<N x T>` is stored flattened, as N scalars). When every access is
+    at a static offset, the storage is cut at the bounds of every access
+    into pieces, each a `vector<n x T>` value of its own: an access to one
+    piece is that value, a wider load joins pieces (`vector.shuffle`), a
+    wider store is sliced (`vector.extract_strided_slice`). Otherwise (a
+    dynamic offset, or more than 1024 pieces) the storage is one
+    `vector<cosize x T>`: loads become `vector.extract` /
     `vector.extract_strided_slice`, stores `vector.insert` /
     `vector.insert_strided_slice` (a dynamic offset gives dynamic positions,
-    one per scalar), and the value is threaded in program order through the
-    `scf.for` (as an iteration argument), `scf.if` (as a result; a missing
-    else branch is created) and `scf.while` (as an argument of both regions
-    and a result) that write the fragment; regions that only read it use
-    the dominating value. The storage starts as zeros. Dead pure users of
+    one per scalar). The values are threaded in program order through the
+    `scf.for` (as iteration arguments), `scf.if` (as results; a missing
+    else branch is created) and `scf.while` (as arguments of both regions
+    and results) that write the fragment; regions that only read it use
+    the dominating values. The storage starts as zeros. Dead pure users of
     the fragment are erased. A fragment whose pointer escapes (passed to a
     call or another op, turned into an LLVM pointer, carried by a loop,
     written inside a region op other than those three, accessed in another
