@@ -13,12 +13,16 @@ loads it.
 Both raise ``Error``.
 """
 
+import _thread
 import importlib
 import os
 import sys
 
 from ._fly_runtime import *  # noqa: F401,F403  (the runtime's names)
 from ._fly_runtime import Error  # noqa: F401
+
+
+_loading = _thread.allocate_lock()
 
 
 def compiler():
@@ -29,12 +33,17 @@ def compiler():
     rather than all at load, which halves the load's time. Every symbol is
     there (the extension was linked against these libraries), so nothing is
     left to fail later."""
-    flags = sys.getdlopenflags()
-    sys.setdlopenflags(flags & ~os.RTLD_NOW | os.RTLD_LAZY)
-    try:
-        module = importlib.import_module("flydsl._fly_compiler")
-    finally:
-        sys.setdlopenflags(flags)
+    module = sys.modules.get("flydsl._fly_compiler")
+    if module is None:
+        # The flags are the interpreter's: two threads loading at once must
+        # not restore each other's.
+        with _loading:
+            flags = sys.getdlopenflags()
+            sys.setdlopenflags(flags & ~os.RTLD_NOW | os.RTLD_LAZY)
+            try:
+                module = importlib.import_module("flydsl._fly_compiler")
+            finally:
+                sys.setdlopenflags(flags)
     # Its names become plain attributes here: later uses cost a dict lookup.
     globals().update((name, value) for name, value in vars(module).items()
                      if not name.startswith("_"))
