@@ -95,6 +95,8 @@ def make_shuffle(mode: str, offset: int, width: int):
             v = fx.shuffle_idx(x, (tid * 7 + offset) % fx.num_warp_threads(), width)
         elif mode == "xor":
             v = fx.shuffle_xor(x, offset, width)
+        elif mode == "xor-method":  # Numeric.shuffle_xor, as FlyDSL's norm kernels write it
+            v = x.shuffle_xor(offset, width)
         elif mode == "up":
             v = fx.shuffle_up(x, offset, width)
         else:
@@ -121,7 +123,8 @@ def shuffle_model(mode, offset, wave, width):
         if mode == "up":
             sources.append(wave_base + (lane - offset) % wave)
             continue
-        src = {"idx": (t * 7 + offset) % wave, "xor": lane ^ offset, "down": lane + offset}[mode]
+        src = {"idx": (t * 7 + offset) % wave, "xor": lane ^ offset, "xor-method": lane ^ offset,
+               "down": lane + offset}[mode]
         sources.append(wave_base + src if src < segment_end else t)
     return sources
 
@@ -130,7 +133,8 @@ def shuffle_model(mode, offset, wave, width):
 @pytest.mark.parametrize("mode,offset,width", [
     ("idx", 3, 32), ("xor", 1, 32), ("xor", 5, 32), ("up", 2, 32), ("down", 7, 32),
     ("down", 1, 32), ("idx", 3, 16), ("xor", 2, 4), ("up", 3, 8), ("down", 3, 8),
-    ("up", 1, 32), ("idx", 0, 2), ("xor", 8, 4), ("down", 5, 1)])
+    ("up", 1, 32), ("idx", 0, 2), ("xor", 8, 4), ("down", 5, 1), ("xor-method", 4, 32),
+    ("xor-method", 1, 2)])
 def test_shuffle_modes(chip, mode, offset, width):
     _, wave = chip
     a = np.arange(BLOCK, dtype=np.float32) * 2.0 + 1.0

@@ -303,7 +303,7 @@ class Numeric(metaclass=NumericMeta):
     def shuffle_xor(self, offset, width):
         """The value of lane `lane_id ^ offset` within segments of `width`
         lanes (a wave shuffle, as fx.shuffle_xor)."""
-        from ._warp import shuffle_xor
+        from .gpu import shuffle_xor
 
         return shuffle_xor(self, offset, width)
 
