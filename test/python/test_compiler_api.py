@@ -137,8 +137,18 @@ def test_from_c_void_p_reaches_the_kernel_as_a_fly_pointer():
     out[:] = 0
     compiled(flyc.from_c_void_p(fx.Int32, other.ctypes.data), out, fx.Stream(None))
     assert out.tolist() == [0, 3, 6, 9]
-    with pytest.raises(ArgumentError, match=r"compiled for a pointer"):
+    # As FlyDSL's compiled functions, the address itself (an int, a
+    # data_ptr()) or a ctypes.c_void_p.
+    for address in (int(other.ctypes.data), np.uint64(other.ctypes.data),
+                    ctypes.c_void_p(other.ctypes.data)):
+        out[:] = 0
+        compiled(address, out, fx.Stream(None))
+        assert out.tolist() == [0, 3, 6, 9]
+    with pytest.raises(ArgumentError, match=r"compiled for a pointer .*got ndarray"):
         compiled(other, out, fx.Stream(None))
+    for bad in (True, 2.5, -8, 1 << 64):
+        with pytest.raises(ArgumentError, match=r"compiled for a pointer"):
+            compiled(bad, out, fx.Stream(None))
 
 
 # -- streams ------------------------------------------------------------------

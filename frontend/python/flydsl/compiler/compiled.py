@@ -447,11 +447,30 @@ def _host_argument(name: str):
 
 
 def _pointer(value, type_text: str, where: str) -> int:
-    """The address of a from_c_void_p argument compiled as `type_text`."""
-    if not isinstance(value, args_mod.PointerDescriptor):
+    """The address of a from_c_void_p argument compiled as `type_text`: a
+    descriptor of that pointer type, or, as FlyDSL takes them, the address
+    itself (an int, a `data_ptr()`) or a ctypes.c_void_p."""
+    if isinstance(value, args_mod.PointerDescriptor):
+        if value.type_text() != type_text:
+            raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
+                             f"{value.type_text()}")
+        return value.address
+    import ctypes
+    import operator
+
+    if isinstance(value, ctypes.c_void_p):
+        return value.value or 0
+    address = None
+    if not isinstance(value, bool):
+        try:
+            address = operator.index(value)
+        except TypeError:
+            pass
+    if address is None:
         raise TraceError(f"{where} was compiled for a pointer ({type_text}: flyc.from_c_void_p), "
-                         f"got {type(value).__name__} {value!r}")
-    if value.type_text() != type_text:
-        raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
-                         f"{value.type_text()}")
-    return value.address
+                         f"got {type(value).__name__} {value!r} (pass a from_c_void_p descriptor, "
+                         "an address or a ctypes.c_void_p)")
+    if not 0 <= address < 1 << 64:
+        raise TraceError(f"{where} was compiled for a pointer, got {address}: not a 64-bit "
+                         "address")
+    return address
