@@ -396,3 +396,36 @@ def test_dialect_types_are_written_once_as_aliases():
     uses = re.findall(rf"{re.escape(names[0])}\b", body)
     assert len(uses) >= 3, body  # make_layout's result, both crd2idx operands
     assert len(set(aliases.values())) == len(aliases)
+
+
+@flyc.kernel
+def _scale_kernel(A: fx.Tensor, B: fx.Tensor, factor: fx.Constexpr[float]):
+    tid = fx.thread_idx.x
+    B[tid] = A[tid] * factor
+
+
+@flyc.jit
+def _scale(A: fx.Tensor, B: fx.Tensor, factor: fx.Constexpr[float], stream: fx.Stream = fx.Stream(None)):
+    if factor > 1.0:  # trace-time Python: the inlined body is rewritten too
+        _scale_kernel(A, B, factor).launch(grid=(1, 1, 1), block=(64, 1, 1), stream=stream)
+
+
+@flyc.jit
+def _scale_twice(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, stream: fx.Stream = fx.Stream(None)):
+    _scale(A, B, 2.0, stream)   # a @flyc.jit function called by one being traced
+    _scale(B, C, 3.0)
+
+
+def test_a_jit_function_called_while_tracing_runs_inline(fly_env):
+    # FlyDSL runs such a call's body in the caller's trace: its launches are
+    # the caller's, in one host function; nothing is compiled for it.
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    a = np.arange(64, dtype=np.float32)
+    b, c = np.zeros_like(a), np.zeros_like(a)
+    compiled = flyc.compile(_scale_twice, a, b, c)
+    np.testing.assert_array_equal(b, a * 2)
+    np.testing.assert_array_equal(c, a * 6)
+    source, first = inspect.getsourcelines(_scale.fn)
+    launch_line = first + next(i for i, text in enumerate(source) if ".launch(" in text)
+    assert [line for _, _, line in compiled.launches()] == [launch_line] * 2
+    assert "func.func @_scale(" not in compiled.module_text

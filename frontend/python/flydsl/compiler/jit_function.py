@@ -258,6 +258,10 @@ class JitFunction:
                 "key": entry_digest(cache, fields)}
 
     def __call__(self, *args, **kwargs):
+        if Trace._stack:
+            # Called by a function being traced (as FlyDSL does): its body
+            # runs there, its launches are the caller's.
+            return rewrite(self.fn)(*args, **kwargs)
         try:
             if self._dispatch is None or not self._dispatch.call(args, kwargs):
                 self._call(args, kwargs)

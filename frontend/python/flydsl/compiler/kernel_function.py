@@ -34,7 +34,7 @@ from ..tracing.errors import TraceError
 from ..tracing.ir import _loc_text, parse_type, user_location
 from ..tracing.trace import KernelTrace, Trace
 from ..tracing.tracer import Tracer
-from ..tracing.signature import StreamValue, bind_arguments, evaluated_signature, is_constexpr
+from ..tracing.signature import Stream, StreamValue, bind_arguments, evaluated_signature, is_constexpr
 from ..expr import numeric as nm
 from ..expr._core import wrap
 from ..expr.typing import IntTuple
@@ -206,6 +206,10 @@ class Launcher:
 
         g, t = [as_index(d) for d in grid], [as_index(d) for d in block]
         line = "gpu.launch_func "
+        if isinstance(stream, Stream) and stream.handle == 0:
+            # fx.Stream(None) itself (the default of a @flyc.jit function
+            # the trace runs inline): the null stream, as no stream.
+            stream = None
         if stream is not None:
             if not isinstance(stream, StreamValue):
                 raise TraceError("launch(stream=...) takes the fx.Stream argument of the "
