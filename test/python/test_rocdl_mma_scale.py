@@ -16,6 +16,8 @@ fp4 E2M1; E8M0 scales).
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -23,6 +25,7 @@ import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.expr.rocdl import cdna4
 
+from conftest import _build_tool
 from emu_run import i32_words, run_kernel
 from test_rocdl_mfma import calculator_cells
 
@@ -144,9 +147,11 @@ def test_scaled_mfma_on_the_emulator(emu_run, tmp_path, mnk, fa, fb):
     assert np.all(np.abs(D - want) <= bound), np.max(np.abs(D - want) / bound)
 
 
-def run_scaled(emu_run, tmp_path, mnk, fa, fb, A, B, C, words_a, words_b, opsel_a, opsel_b):
+def run_scaled(emu_run, tmp_path, mnk, fa, fb, A, B, C, words_a, words_b, opsel_a, opsel_b,
+               text=None):
     """D of the instruction for the matrices of codes A (m x k), B (n x
-    k), C and the lanes' scale words."""
+    k), C and the lanes' scale words (the kernel: `text`, else
+    kernel_text's)."""
     m, n, k, _, d_layout = SHAPES[mnk]
     a_words, b_words = [], []
     for lane in range(64):
@@ -161,7 +166,7 @@ def run_scaled(emu_run, tmp_path, mnk, fa, fb, A, B, C, words_a, words_b, opsel_
         c_words[lane * nc + r] = int(np.float32(C[i, j]).view(np.uint32))
 
     path = tmp_path / "kernel.mlir"
-    path.write_text(kernel_text(mnk, fa, fb, opsel_a, opsel_b))
+    path.write_text(text or kernel_text(mnk, fa, fb, opsel_a, opsel_b))
     args = [f"buf:i32:{len(w)}:{i32_words(w)}" for w in (a_words, b_words, c_words)]
     args += [f"buf:i32:64:{i32_words(w)}" for w in (words_a, words_b)]
     args += [f"buf:i32:{64 * nc}:fill=0"]
@@ -171,6 +176,51 @@ def run_scaled(emu_run, tmp_path, mnk, fa, fb, A, B, C, words_a, words_b, opsel_
     for (lane, r), (i, j) in cells.items():
         D[i, j] = np.uint32(d_words[lane * nc + r]).view(np.float32)
     return D
+
+
+def zero_scale_text(mnk, which):
+    """kernel_text with the scale operands in `which` ("a", "b") the
+    constant 0 instead of the lanes' loaded words."""
+    text = kernel_text(mnk, 0, 0, 1, 2)
+    for operand in which:
+        text = text.replace(f"%x{operand} = llvm.load %ps{operand} : !llvm.ptr<1> -> i32",
+                            f"%x{operand} = llvm.mlir.constant(0 : i32) : i32")
+    return text
+
+
+@pytest.mark.parametrize("mnk", [16, 32])
+def test_scales_that_are_both_the_constant_zero_are_the_unscaled_mfma(emu_run, tmp_path, mnk):
+    """The code generator turns a scaled MFMA with two constant-zero scales
+    into the unscaled v_mfma_f32_*_f8f6f4 (how MLIR and FlyDSL's kernels
+    write the unscaled one); the emulator computes that product. One
+    constant zero with a loaded scale stays scaled: E8M0 0 is 2^-127."""
+    m, n, k, shape, _ = SHAPES[mnk]
+    rng = np.random.default_rng(7)
+    A, B = finite_codes(rng, (m, k), 0), finite_codes(rng, (n, k), 0)
+    C = rng.standard_normal((m, n)).astype(np.float32)
+    path = tmp_path / "kernel.mlir"
+    path.write_text(zero_scale_text(mnk, "ab"))
+    hsaco = tmp_path / "kernel.hsaco"
+    subprocess.run([_build_tool("fly-compile", "FLY_COMPILE"), str(path), "--chip=gfx950",
+                    "--from=binary_prep", "-o", str(hsaco)], check=True)
+    isa = subprocess.run(["/usr/lib/llvm-22/bin/llvm-objdump", "-d", "--mcpu=gfx950",
+                          str(hsaco)], capture_output=True, text=True, check=True).stdout
+    assert f"v_mfma_f32_{shape}_f8f6f4" in isa and "v_mfma_scale" not in isa
+
+    def run(which, words_a, words_b):
+        return run_scaled(emu_run, tmp_path, mnk, 0, 0, A, B, C, words_a, words_b, 1, 2,
+                          text=zero_scale_text(mnk, which))
+
+    ones = np.full(64, 0x7F7F7F7F, np.uint64)  # E8M0 1.0 in every byte
+    a, b = decode(A, 0), decode(B, 0)
+    want = a @ b.T + C
+    bound = 4 * k * 2.0 ** -24 * (np.abs(a) @ np.abs(b).T + np.abs(C)) + 1e-30
+    D = run("ab", ones * 0, ones * 0)  # the words are not read
+    assert np.all(np.abs(D - want) <= bound)
+    # A's scale the constant 0, B's loaded as 1.0: A is scaled by 2^-127.
+    D = run("a", ones, ones)
+    tiny = (a * 2.0 ** -127) @ b.T + C
+    assert np.all(np.abs(D - tiny) <= bound) and not np.allclose(D, want)
 
 
 def test_an_e8m0_nan_scale_makes_its_row_nan(emu_run, tmp_path):

@@ -1585,12 +1585,19 @@ void BodyLowering::lowerMatrix(Operation *op) {
   Location loc = op->getLoc();
   const MatrixForm *form = matrixForm(op, layout);
   uint32_t control = 0;
+  // A scaled MFMA whose scales are both the constant 0 is the unscaled
+  // instruction: the code generator selects v_mfma_f32_*_f8f6f4 for it (and
+  // MLIR writes the unscaled MFMA so), not E8M0 scales of 2^-127.
+  bool unscaled = form->scaled == MatrixForm::ScaledMfma &&
+                  matchPattern(op->getOperand(6), m_Zero()) &&
+                  matchPattern(op->getOperand(8), m_Zero());
   if (form->scaled == MatrixForm::ScaledMfma) {
     // The formats as cbsz and blgp, the scale bytes as opsel.
     control = FLY_EMU_MATRIX_CBSZ(constantOperand(op, 3)) |
-              FLY_EMU_MATRIX_BLGP(constantOperand(op, 4)) |
-              FLY_EMU_MATRIX_OPSEL_A(constantOperand(op, 5)) |
-              FLY_EMU_MATRIX_OPSEL_B(constantOperand(op, 7));
+              FLY_EMU_MATRIX_BLGP(constantOperand(op, 4));
+    if (!unscaled)
+      control |= FLY_EMU_MATRIX_OPSEL_A(constantOperand(op, 5)) |
+                 FLY_EMU_MATRIX_OPSEL_B(constantOperand(op, 7));
   } else if (form->scaled == MatrixForm::ScaledWmma ||
              form->scaled == MatrixForm::ScaledWmmaF4) {
     // Likewise from the attributes (the f4 form's formats are fp4); the
@@ -1638,7 +1645,10 @@ void BodyLowering::lowerMatrix(Operation *op) {
     bool mfma = form->scaled == MatrixForm::ScaledMfma;
     for (unsigned i : {mfma ? 6u : 3u, mfma ? 8u : 4u}) {
       Value scale = op->getOperand(i);
-      if (!scale.getType().isInteger(64))
+      if (unscaled) // E8M0 127: 2^0
+        scale = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(127));
+      else if (!scale.getType().isInteger(64))
         scale = LLVM::ZExtOp::create(b, loc, b.getI64Type(), scale);
       args.push_back(scale);
     }
