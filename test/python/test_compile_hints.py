@@ -118,3 +118,53 @@ def test_bad_hint_values_are_errors_when_compiling(fly_env):
     a = np.zeros(64 * N, np.float32)
     with pytest.raises(ArgumentError, match=r"compile hint maxnreg=-1: a non-negative int"):
         compile_with(make_reverse(), {"maxnreg": -1}, a, a)
+
+
+# -- a kernel call's unit_attrs= / value_attrs=, as FlyDSL's -----------------
+
+def make_reverse_with(**attrs):
+    @flyc.kernel
+    def reverse(a: fx.Tensor, c: fx.Tensor):
+        base = fx.thread_idx.x * N
+        vals = [a[base + j] for j in fx.range_constexpr(N)]
+        for j in fx.range_constexpr(N):
+            c[base + j] = vals[N - 1 - j] * 2.0
+
+    @flyc.jit
+    def run(a: fx.Tensor, c: fx.Tensor):
+        reverse(a, c, **attrs).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+    return run
+
+
+def test_kernel_attributes_reach_the_gpu_func_and_the_code_object(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    free, _ = vgprs(flyc.compile(make_reverse_with(), a, a))
+    attrs = dict(value_attrs={"rocdl.waves_per_eu": 8, "left_out": None, "n": [1, True, "x"],
+                              "d": {"k": 2}},
+                 unit_attrs=["fly.test_unit"])
+    compiled = flyc.compile(make_reverse_with(**attrs), a, a)
+    (func,) = [line for line in compiled.module_text.splitlines() if "gpu.func @" in line]
+    assert ('attributes {known_block_size = array<i32: 64, 1, 1>, "fly.test_unit", '
+            '"rocdl.waves_per_eu" = 8 : i32, "n" = [1 : i32, true, "x"], '
+            '"d" = {"k" = 2 : i32}} {') in func
+    assert "left_out" not in func
+    bound, _ = vgprs(compiled)
+    assert free > 64 >= bound   # as the waves_per_eu hint: 8 waves leave 64 VGPRs
+
+
+@pytest.mark.parametrize("attrs, message", [
+    ({"value_attrs": [("a", 1)]}, r"value_attrs= is a dict"),
+    ({"unit_attrs": "rocdl.x"}, r"unit_attrs= is a list"),
+    ({"value_attrs": {"a": 1.5}}, r"value_attrs\['a'\]: a value of type float"),
+    ({"value_attrs": {"a": 1 << 40}}, r"does not fit the attribute's 32 bits"),
+    ({"value_attrs": {"known_block_size": 1}}, r"'known_block_size' is the compiler's own"),
+    ({"unit_attrs": [""]}, r"an attribute name is a non-empty str")])
+def test_bad_kernel_attributes_are_located_errors(fly_env, attrs, message):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    fn = make_reverse_with(**attrs)
+    with pytest.raises(flyc.TraceError, match=message) as err:
+        flyc.compile(fn, a, a)
+    assert err.value.filename == __file__

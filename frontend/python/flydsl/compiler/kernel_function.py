@@ -64,12 +64,13 @@ class Kernel:
                                  else _block_size(known_block_size, "known_block_size"))
         self.signature = evaluated_signature(fn)
 
-    def __call__(self, *args, **kwargs) -> "Launcher":
+    def __call__(self, *args, unit_attrs=None, value_attrs=None, **kwargs) -> "Launcher":
         if not Trace.active():
             raise TraceError(f"kernel {self.name} is called outside of a @flyc.jit "
                              "function: launch kernels from the host function",
                              *user_location()[:2])
         trace = Trace.current()
+        attrs = _kernel_attributes(self.name, unit_attrs, value_attrs)
         bound = bind_arguments(self.signature, f"kernel {self.name}", args, kwargs)
         dynamic, static = [], {}
         for name, value in bound.arguments.items():
@@ -78,20 +79,21 @@ class Kernel:
                 static[name] = value
             else:
                 dynamic.append((name, value))
-        return Launcher(trace, [v for _, v in dynamic], self, dynamic, static)
+        return Launcher(trace, [v for _, v in dynamic], self, dynamic, static, attrs)
 
-    def traced(self, trace: Trace, dynamic, static, block_size):
+    def traced(self, trace: Trace, dynamic, static, block_size, attrs=()):
         """(symbol, dynamic LDS bytes) of the body traced for these
-        arguments and compile-time block size (traced once per trace)."""
+        arguments, compile-time block size and gpu.func attributes (traced
+        once per trace)."""
         key = (self, tuple((n, str(v.ir.type)) for n, v in dynamic),
-               tuple((n, repr(v)) for n, v in static.items()), block_size)
+               tuple((n, repr(v)) for n, v in static.items()), block_size, attrs)
         found = trace.kernels.get(key)
         if found is None:
-            found = self._trace(trace, dynamic, static, block_size)
+            found = self._trace(trace, dynamic, static, block_size, attrs)
             trace.kernels[key] = found
         return found
 
-    def _trace(self, trace: Trace, dynamic, static, block_size):
+    def _trace(self, trace: Trace, dynamic, static, block_size, attrs=()):
 
         b = trace.builder
         block = b.push_block([v.ir.type for _, v in dynamic])
@@ -116,10 +118,11 @@ class Kernel:
                  if code else "unknown")
         escaped = self.name.replace("\\", "\\\\").replace('"', '\\"')
         name_loc = f'loc("{escaped}"({where}))'
-        attrs = ""
+        entries = list(attrs)
         if block_size:
-            attrs = (" attributes {known_block_size = array<i32: "
-                     + ", ".join(str(x) for x in block_size) + ">}")
+            entries.insert(0, "known_block_size = array<i32: "
+                           + ", ".join(str(x) for x in block_size) + ">")
+        attrs = " attributes {" + ", ".join(entries) + "}" if entries else ""
         params_text = ", ".join(f"{a.name}: {a.type}" for a in block.args)
         body = "\n".join(block.lines)
         module_ops = "".join(line + "\n" for line in record.globals)
@@ -130,12 +133,79 @@ class Kernel:
         return f"{symbol}_module::@{symbol}", dynamic_bytes
 
 
+def _attribute_text(value, where: str) -> str:
+    """The MLIR text of a kernel attribute's value, as FlyDSL converts them:
+    a bool, an int (i32), a str, a list or tuple (array), a dict
+    (dictionary)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if not -(1 << 31) <= value < 1 << 32:
+            raise TraceError(f"{where}: {value} does not fit the attribute's 32 bits",
+                             *user_location()[:2])
+        return f"{value} : i32"
+    if isinstance(value, str):
+        return _quoted(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_attribute_text(v, where) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_quoted(_attribute_name(k, where))} = "
+                               f"{_attribute_text(v, where)}" for k, v in value.items()) + "}"
+    raise TraceError(f"{where}: a value of type {type(value).__name__} ({value!r}); the "
+                     "attribute values are bools, ints, strs, lists and dicts",
+                     *user_location()[:2])
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _attribute_name(name, where: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise TraceError(f"{where}: an attribute name is a non-empty str, got {name!r}",
+                         *user_location()[:2])
+    return name
+
+
+_RESERVED_ATTRIBUTES = ("known_block_size", "gpu.kernel", "sym_name", "function_type")
+
+
+def _kernel_attributes(kernel: str, unit_attrs, value_attrs) -> tuple:
+    """The `name = value` entries the gpu.func of `kernel` gets from a
+    call's unit_attrs= (names of unit attributes) and value_attrs= (names
+    to values; None leaves one out), as FlyDSL attaches them."""
+    where = f"kernel {kernel}"
+    entries = {}
+    if unit_attrs is not None:
+        if isinstance(unit_attrs, (str, bytes)) or not hasattr(unit_attrs, "__iter__"):
+            raise TraceError(f"{where}: unit_attrs= is a list of attribute names, got "
+                             f"{unit_attrs!r}", *user_location()[:2])
+        for name in unit_attrs:
+            entries[_attribute_name(name, f"{where}, unit_attrs=")] = None
+    if value_attrs is not None:
+        if not isinstance(value_attrs, dict):
+            raise TraceError(f"{where}: value_attrs= is a dict of attribute names to values, "
+                             f"got {value_attrs!r}", *user_location()[:2])
+        for name, value in value_attrs.items():
+            name = _attribute_name(name, f"{where}, value_attrs=")
+            if value is not None:
+                entries[name] = _attribute_text(value, f"{where}, value_attrs[{name!r}]")
+    for name in entries:
+        if name in _RESERVED_ATTRIBUTES:
+            raise TraceError(f"{where}: the attribute {name!r} is the compiler's own (for the "
+                             "block size, use known_block_size= of @flyc.kernel)",
+                             *user_location()[:2])
+    return tuple(_quoted(name) if value is None else f"{_quoted(name)} = {value}"
+                 for name, value in entries.items())
+
+
 class Launcher:
-    def __init__(self, trace: Trace, operands, kernel: Kernel, dynamic, static):
+    def __init__(self, trace: Trace, operands, kernel: Kernel, dynamic, static, attrs=()):
         self.trace = trace
         self.operands = operands
         self.kernel = kernel
         self._arguments = (dynamic, static)
+        self._attrs = attrs
 
     def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=None, stream=None) -> None:
         """Launch the kernel: `grid` and `block` are 1 to 3 dimensions (Python
@@ -197,7 +267,8 @@ class Launcher:
         block_size = self.kernel.known_block_size
         if block_size is None and all(v is not None and 1 <= v <= _I32_MAX for v in block_static):
             block_size = tuple(block_static)
-        symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size)
+        symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size,
+                                                   self._attrs)
         if smem is None:
             smem = smem_static = dynamic_bytes
         elif smem_static is not None and 0 <= smem_static < dynamic_bytes:
