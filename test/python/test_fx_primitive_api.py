@@ -247,3 +247,51 @@ def test_bad_argument_is_a_trace_error_at_the_users_line(compile_only, api, call
     message = str(info.value)
     assert api in message and argument in message, message
     assert __file__ in message or Path(__file__).name in message, message
+
+
+def test_fragments_like_layouts_as_flydsl(compile_only):
+    # Expected types: FlyDSL 0.4.2's for the same calls. A layout's fragment
+    # layout is the one a fragment of a memref with that layout gets.
+    cases = {((4, 8), (8, 1)): "(4,8):(1,4)", ((4, 8), (1, 4)): "(4,8):(1,4)",
+             ((8,), (2,)): "(8):(1)", ((2, 4, 2), (1, 4, 2)): "(2,4,2):(1,4,2)",
+             (((2, 2), 4), ((1, 8), 2)): "((2,2),4):((1,2),4)"}
+
+    def body(A):
+        out = {}
+        for (shape, stride), want in cases.items():
+            L = fx.make_layout(shape, stride)
+            view = fx.make_view(fx.get_iter(A), L)
+            out[want] = (t(fx.make_fragment_layout_like(L)), t(fx.make_fragment_like(L, fx.Float16)),
+                         t(fx.make_fragment_layout_like(view)), t(fx.make_fragment_like(view)))
+        return out
+
+    for want, got in trace(body).items():
+        assert got == (f"!fly.layout<{want}>", f"!fly.memref<f16, register, {want}>",
+                       f"!fly.layout<{want}>", f"!fly.memref<f32, register, {want}>"), want
+    with pytest.raises(TraceError, match=r"make_fragment_like: a layout's fragment needs dtype="):
+        trace(lambda A: fx.make_fragment_like(fx.make_layout(4, 1)))
+
+
+@flyc.kernel
+def _through_a_layout_fragment(A: fx.Tensor, B: fx.Tensor):
+    tid = fx.thread_idx.x
+    frag = fx.make_fragment_like(fx.make_layout((2, 2), (2, 1)), fx.Float32)  # (2,2):(1,2)
+    for i in fx.range_constexpr(2):
+        for j in fx.range_constexpr(2):
+            frag[i, j] = A[tid * 4 + i * 2 + j] * 2.0
+    for i in fx.range_constexpr(2):
+        for j in fx.range_constexpr(2):
+            B[tid * 4 + j * 2 + i] = frag[i, j]
+
+
+@flyc.jit
+def _layout_fragment(A: fx.Tensor, B: fx.Tensor):
+    _through_a_layout_fragment(A, B).launch(grid=(1, 1, 1), block=(16, 1, 1))
+
+
+def test_a_fragment_like_a_layout_holds_values(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    a = np.arange(64, dtype=np.float32)
+    b = np.zeros_like(a)
+    _layout_fragment(a, b)
+    np.testing.assert_array_equal(b, (a.reshape(16, 2, 2) * 2).transpose(0, 2, 1).reshape(-1))

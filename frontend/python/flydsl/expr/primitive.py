@@ -311,19 +311,27 @@ def make_view(iter, layout):  # noqa: A002 - FlyDSL's parameter name
 
 
 def make_fragment_layout_like(tensor):
-    """The layout make_fragment_like(tensor) would have."""
+    """The layout make_fragment_like(tensor) would have (of a tensor, or of a
+    layout: CuTe's fragment layout, mode 0 compact and innermost)."""
     t = expect("make_fragment_layout_like", "tensor", tensor, _TENSOR + _ANY_LAYOUT)
     if t.ir.type.kind == "coord_tensor":
         return make_layout(t.shape)
     layout = t.layout if t.ir.type.kind == "memref" else t
     if layout.ir.type.kind == "composed_layout":
         layout = layout.outer
-    return make_layout_like(layout)
+    return emit("fly.make_fragment_layout_like", layout)
 
 
 def make_fragment_like(tensor, dtype=None):
-    """A register tensor shaped like `tensor` (its element type, or `dtype`)."""
-    t = expect("make_fragment_like", "tensor", tensor, _TENSOR)
+    """A register tensor shaped like `tensor` (its element type, or `dtype`);
+    like a layout, a register tensor of `dtype` with its fragment layout."""
+    t = expect("make_fragment_like", "tensor", tensor, _TENSOR + _ANY_LAYOUT)
+    if t.ir.type.kind in _ANY_LAYOUT:
+        if dtype is None:
+            fail("make_fragment_like", "a layout's fragment needs dtype=")
+        layout = make_fragment_layout_like(t)
+        return memref_alloca(MemRefType.get(_TypeText(element_type_text(dtype)),
+                                            layout.ir.type, AddressSpace.Register), layout)
     attrs = f"element_type = {element_type_text(dtype)}" if dtype is not None else ""
     if dtype is None and t.ir.type.kind == "coord_tensor":
         fail("make_fragment_like", "a coordinate tensor's fragment needs dtype=")

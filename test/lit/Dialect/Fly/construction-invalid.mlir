@@ -83,3 +83,13 @@ func.func @make_tile_mode() {
   %0 = fly.make_tile(%t) : (!fly.int_tuple<(4,8)>)
   return
 }
+
+// -----
+
+func.func @fragment_layout_of_a_dynamic_layout(%n: i32) {
+  %s = fly.make_int_tuple(%n) : (i32) -> !fly.int_tuple<(4,?)>
+  %l = fly.make_layout(%s) : (!fly.int_tuple<(4,?)>)
+  // expected-error @+1 {{a fragment layout needs a static layout, got (4,?):(1,4)}}
+  %f = fly.make_fragment_layout_like(%l) : (!fly.layout<(4,?):(1,4)>)
+  return
+}

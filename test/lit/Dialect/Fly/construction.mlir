@@ -56,11 +56,15 @@ func.func @make_layout(%m: i32) {
 // make_ordered_layout: the mode of order 0 is unit-stride, then order 1, ...
 // make_identity_layout: shape:(E0,E1,...), nested bases for nested modes.
 // make_layout_like: compact, in the stride order of the source.
+// make_fragment_layout_like: compact, mode 0 innermost, the other modes in
+// the source's stride order.
 // CHECK-LABEL: func.func @derived_layouts
 // CHECK:         -> !fly.layout<(4,8,2):(16,1,8)>
 // CHECK:         -> !fly.layout<(4,8):(1E0,1E1)>
 // CHECK:         -> !fly.layout<(2,(3,4)):(1E0,(1E1E0,1E1E1))>
 // CHECK:         -> !fly.layout<(4,8):(8,1)>
+// CHECK:         -> !fly.layout<(4,8):(1,4)>
+// CHECK:         -> !fly.layout<(2,4,2):(1,4,2)>
 func.func @derived_layouts() {
   %s = fly.static : !fly.int_tuple<(4,8,2)>
   %o = fly.static : !fly.int_tuple<(2,0,1)>
@@ -71,6 +75,9 @@ func.func @derived_layouts() {
   %2 = fly.make_identity_layout(%s2) : (!fly.int_tuple<(2,(3,4))>)
   %l = fly.static : !fly.layout<(4,8):(16,2)>
   %3 = fly.make_layout_like(%l) : (!fly.layout<(4,8):(16,2)>)
+  %4 = fly.make_fragment_layout_like(%l) : (!fly.layout<(4,8):(16,2)>)
+  %l3 = fly.static : !fly.layout<(2,4,2):(4,16,2)>
+  %5 = fly.make_fragment_layout_like(%l3) : (!fly.layout<(2,4,2):(4,16,2)>)
   return
 }
 

@@ -264,6 +264,16 @@ LogicalResult MakeLayoutLikeOp::evaluate(Evaluation &e) {
   });
 }
 
+LogicalResult MakeFragmentLayoutLikeOp::evaluate(Evaluation &e) {
+  return e([](Arith &ar, const Layout &layout) {
+    Layout fragment = algebra::makeFragmentLike(ar, layout);
+    if (!ar.failed() &&
+        (!algebra::isStatic(fragment.shape) || !algebra::isStatic(fragment.stride)))
+      ar.fail("a fragment layout needs a static layout, got " + toString(layout));
+    return fragment;
+  });
+}
+
 LogicalResult MakeComposedLayoutOp::evaluate(Evaluation &e) {
   // A composed layout on either side is flattened into one chain.
   auto compose = [](Arith &, const auto &inner, const IntTuple &offset,

@@ -146,6 +146,18 @@ def Fly_MakeLayoutLikeOp : Fly_InferOp<"make_layout_like"> {
   let results = (outs Fly_Layout:$result);
 }
 
+def Fly_MakeFragmentLayoutLikeOp : Fly_InferOp<"make_fragment_layout_like"> {
+  let summary = "the layout of a register fragment like a layout";
+  let description = [{
+    The layout `fly.make_fragment_like` gives a fragment of a memref with
+    this layout (CuTe's `make_fragment_like`): same shape, compact, mode 0
+    innermost and the other modes in the source's stride order. The layout
+    must be static.
+  }];
+  let arguments = (ins Fly_Layout:$layout);
+  let results = (outs Fly_Layout:$result);
+}
+
 def Fly_MakeComposedLayoutOp : Fly_InferOp<"make_composed_layout"> {
   let summary = "inner(offset + outer(c))";
   let arguments = (ins AnyTypeOf<[Fly_Swizzle, Fly_Layout, Fly_CoordSwizzle,
