@@ -168,3 +168,34 @@ def test_bad_kernel_attributes_are_located_errors(fly_env, attrs, message):
     with pytest.raises(flyc.TraceError, match=message) as err:
         flyc.compile(fn, a, a)
     assert err.value.filename == __file__
+
+
+def test_hints_changed_in_place_are_checked_and_recompile(fly_env):
+    # FlyDSL's kernels set hints on the function's dict in place.
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64 * N, np.float32)
+    fn = make_reverse()
+    free, _ = vgprs(flyc.compile(fn, a, a))
+    fn.compile_hints["waves_per_eu"] = 8
+    assert fn.compile_hints == {"waves_per_eu": 8} and isinstance(fn.compile_hints, dict)
+    bound, _ = vgprs(flyc.compile(fn, a, a))
+    assert free > 64 >= bound
+    with pytest.raises(ArgumentError, match=r"compile hint 'nope' is not one of") as err:
+        fn.compile_hints["nope"] = 1
+    assert err.value.filename == __file__
+    del fn.compile_hints["waves_per_eu"]
+    assert fn.compile_hints == {} and vgprs(flyc.compile(fn, a, a))[0] == free
+
+
+def test_llvm_options_are_taken_and_reported_as_not_applied(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    a = np.zeros(64, np.float32)
+    fn = make_divide()
+    fn.compile_hints["llvm_options"] = {"enable-post-misched": False}
+    with pytest.warns(UserWarning, match=r"llvm_options \{'enable-post-misched': False\} is "
+                                         r"not applied"):
+        compiled = flyc.compile(fn, a, a, a)
+    assert ("llvm_options", (("enable-post-misched", False),)) in compiled.options.compile_hints
+    for bad in ({"x": 1.5}, [("x", True)], {1: True}):
+        with pytest.raises(ArgumentError, match=r"llvm_options=.*a dict of LLVM option names"):
+            fn.compile_hints["llvm_options"] = bad

@@ -81,8 +81,10 @@ class JitFunction:
     @property
     def compile_hints(self) -> dict:
         """The compile hints (waves_per_eu, ...) of every compile of this
-        function: `flyc.compile[{...}]` and autotune configs set them."""
-        return self._hints
+        function: `flyc.compile[{...}]` and autotune configs set them. A dict,
+        which may also be changed in place (as FlyDSL's kernels do): each
+        change is checked and makes the function compile anew."""
+        return _Hints(self)
 
     @compile_hints.setter
     def compile_hints(self, hints: dict) -> None:
@@ -105,7 +107,7 @@ class JitFunction:
         return CompileOptions(
             backend=env.compile_backend, target=backend.target, backend_hash=backend.hash(),
             opt_level=env.opt_level, debug_info=env.debug_info, emulator=runtime == "emu",
-            compile_hints=tuple(sorted(_with_emu_check(self._hints, env, runtime).items())),
+            compile_hints=tuple(sorted(_keyed(_with_emu_check(self._hints, env, runtime)).items())),
             verify_each_pass=env.verify_each_pass, print_after_all=env.print_after_all,
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
@@ -464,6 +466,14 @@ def _ambient_fastmath(hints: dict):
     return "fast" if hints.get("fast_fp_math") else None
 
 
+def _keyed(hints: dict) -> dict:
+    """The hints with llvm_options' dict as sorted (name, value) pairs, a
+    value a compile's key can hold."""
+    if isinstance(hints.get("llvm_options"), dict):
+        hints = dict(hints, llvm_options=tuple(sorted(hints["llvm_options"].items())))
+    return hints
+
+
 def _with_emu_check(hints: dict, env, runtime: str) -> dict:
     """The hints a compile keys on and passes: `emu_check` (the hint, else
     FLYDSL_EMU_CHECK) normalised for the emulator, dropped for a chip."""
@@ -477,6 +487,50 @@ def _with_emu_check(hints: dict, env, runtime: str) -> dict:
     if check:
         hints["emu_check"] = check
     return hints
+
+
+class _Hints(dict):
+    """A jit function's compile hints as a dict: a change made through it
+    goes through the function's setter (checked, and the function compiles
+    anew under the new hints)."""
+
+    __slots__ = ("_function",)
+
+    def __init__(self, function: "JitFunction"):
+        super().__init__(function._hints)
+        self._function = function
+
+    def _changed(self, change, *args):
+        new = dict(self)
+        result = getattr(dict, change)(new, *args)
+        self._function.compile_hints = new
+        getattr(dict, change)(self, *args)
+        return result
+
+    def __setitem__(self, name, value):
+        self._changed("__setitem__", name, value)
+
+    def __delitem__(self, name):
+        self._changed("__delitem__", name)
+
+    def update(self, *args, **kwargs):
+        self._changed("update", dict(*args, **kwargs))
+
+    def pop(self, *args):
+        return self._changed("pop", *args)
+
+    def popitem(self):
+        return self._changed("popitem")
+
+    def setdefault(self, name, default=None):
+        return self._changed("setdefault", name, default)
+
+    def clear(self):
+        self._changed("clear")
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
 
 def _check_hints(hints: dict) -> None:
@@ -493,6 +547,12 @@ def _check_hints(hints: dict) -> None:
             parse(hints["emu_check"], "compile hint emu_check")
         except FlyDSLError as err:
             raise ArgumentError(err.bare_message, *user_location()[:2]) from None
+    options = hints.get("llvm_options")
+    if options is not None and not (isinstance(options, dict) and all(
+            isinstance(name, str) and isinstance(value, (bool, int, str))
+            for name, value in options.items())):
+        raise ArgumentError(f"compile hint llvm_options={options!r}: a dict of LLVM option "
+                            "names to bools, ints or strs", *user_location()[:2])
     if hints.get("fastmath") is not None:
         try:
             fastmath_text(hints["fastmath"])

@@ -12,7 +12,7 @@ from .base import BaseBackend, CompileOptions, GPUTarget
 
 # The hints a ROCm compile takes (FlyDSL's `flyc.compile[{...}]` names).
 COMPILE_HINTS = ("waves_per_eu", "maxnreg", "fast_fp_math", "unsafe_fp_math", "fastmath",
-                 "emu_check")
+                 "emu_check", "llvm_options")
 
 
 def _warp_size(arch: str) -> int:
@@ -86,6 +86,8 @@ class RocmBackend(BaseBackend):
 
         def add(m):
             head, attrs = m.group(1), m.group(2)
+            if attrs is not None and re.search(r'(^|[ ,])"?rocdl\.waves_per_eu"? =', attrs):
+                return m.group(0)  # the kernel's own (value_attrs=) wins
             if attrs is None:
                 return f"{head} attributes {{{attr}}} {{"
             return f"{head} attributes {{{attrs}, {attr}}} {{"
@@ -99,6 +101,12 @@ class RocmBackend(BaseBackend):
     def compile(self, module_text: str, options: CompileOptions):
         module_text = self.lower_compile_hints(module_text, compile_hints=options.hints)
         hints = options.hints
+        if hints.get("llvm_options"):
+            import warnings
+
+            warnings.warn(f"compile hint llvm_options {dict(hints['llvm_options'])!r} is not "
+                          "applied: this compiler does not set LLVM's command-line options "
+                          "per compile, and compiles with LLVM's defaults", stacklevel=2)
         return _fly.compile(module_text, self.target.arch, options.opt_level, options.dump_dir,
                             options.verify_each_pass, options.debug_info,
                             options.print_after_all, options.emulator,
