@@ -79,23 +79,22 @@ struct CodegenPipeline {
 };
 
 /// A target machine and, when one was built ahead, the code-generation
-/// pipeline for its next compile. The pipeline refers to the machine: it is
-/// destroyed first.
+/// pipeline for its next compile. The pipeline refers to the machine, so it
+/// goes first: declared after it (destroyed before it), and replaced before
+/// it on assignment.
 struct PooledMachine {
   std::unique_ptr<llvm::TargetMachine> machine;
   std::unique_ptr<CodegenPipeline> codegen;
 
   PooledMachine() = default;
-  PooledMachine(std::unique_ptr<llvm::TargetMachine> machine,
-                std::unique_ptr<CodegenPipeline> codegen = nullptr)
-      : machine(std::move(machine)), codegen(std::move(codegen)) {}
+  explicit PooledMachine(std::unique_ptr<llvm::TargetMachine> machine)
+      : machine(std::move(machine)) {}
   PooledMachine(PooledMachine &&) = default;
   PooledMachine &operator=(PooledMachine &&other) {
     codegen = std::move(other.codegen);
     machine = std::move(other.machine);
     return *this;
   }
-  ~PooledMachine() { codegen.reset(); }
 
   bool readyFor(llvm::CodeGenOptLevel level) const {
     return codegen && codegen->level == level;
