@@ -14,9 +14,10 @@ from flydsl.tracing.errors import ArgumentError
 N = 96  # values each work-item keeps live at once: ~100 VGPRs unhinted
 
 
-def make_reverse():
+def make_reverse(**attrs):
     """A fresh jit function (hints stay on a function, so each test has its
-    own): every work-item loads N values, then stores them reversed."""
+    own): every work-item loads N values, then stores them reversed; the
+    kernel is called with `attrs` (unit_attrs=, value_attrs=)."""
 
     @flyc.kernel
     def reverse(a: fx.Tensor, c: fx.Tensor):
@@ -27,7 +28,7 @@ def make_reverse():
 
     @flyc.jit
     def run(a: fx.Tensor, c: fx.Tensor):
-        reverse(a, c).launch(grid=(1, 1, 1), block=(64, 1, 1))
+        reverse(a, c, **attrs).launch(grid=(1, 1, 1), block=(64, 1, 1))
 
     return run
 
@@ -122,29 +123,14 @@ def test_bad_hint_values_are_errors_when_compiling(fly_env):
 
 # -- a kernel call's unit_attrs= / value_attrs=, as FlyDSL's -----------------
 
-def make_reverse_with(**attrs):
-    @flyc.kernel
-    def reverse(a: fx.Tensor, c: fx.Tensor):
-        base = fx.thread_idx.x * N
-        vals = [a[base + j] for j in fx.range_constexpr(N)]
-        for j in fx.range_constexpr(N):
-            c[base + j] = vals[N - 1 - j] * 2.0
-
-    @flyc.jit
-    def run(a: fx.Tensor, c: fx.Tensor):
-        reverse(a, c, **attrs).launch(grid=(1, 1, 1), block=(64, 1, 1))
-
-    return run
-
-
 def test_kernel_attributes_reach_the_gpu_func_and_the_code_object(fly_env):
     fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
     a = np.zeros(64 * N, np.float32)
-    free, _ = vgprs(flyc.compile(make_reverse_with(), a, a))
+    free, _ = vgprs(flyc.compile(make_reverse(), a, a))
     attrs = dict(value_attrs={"rocdl.waves_per_eu": 8, "left_out": None, "n": [1, True, "x"],
                               "d": {"k": 2}},
                  unit_attrs=["fly.test_unit"])
-    compiled = flyc.compile(make_reverse_with(**attrs), a, a)
+    compiled = flyc.compile(make_reverse(**attrs), a, a)
     (func,) = [line for line in compiled.module_text.splitlines() if "gpu.func @" in line]
     assert ('attributes {known_block_size = array<i32: 64, 1, 1>, "fly.test_unit", '
             '"rocdl.waves_per_eu" = 8 : i32, "n" = [1 : i32, true, "x"], '
@@ -164,7 +150,7 @@ def test_kernel_attributes_reach_the_gpu_func_and_the_code_object(fly_env):
 def test_bad_kernel_attributes_are_located_errors(fly_env, attrs, message):
     fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
     a = np.zeros(64 * N, np.float32)
-    fn = make_reverse_with(**attrs)
+    fn = make_reverse(**attrs)
     with pytest.raises(flyc.TraceError, match=message) as err:
         flyc.compile(fn, a, a)
     assert err.value.filename == __file__
