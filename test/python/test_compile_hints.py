@@ -128,13 +128,13 @@ def test_kernel_attributes_reach_the_gpu_func_and_the_code_object(fly_env):
     a = np.zeros(64 * N, np.float32)
     free, _ = vgprs(flyc.compile(make_reverse(), a, a))
     attrs = dict(value_attrs={"rocdl.waves_per_eu": 8, "left_out": None, "n": [1, True, "x"],
-                              "d": {"k": 2}},
+                              "d": {"k": 2}, "s": 'a "b"\\\nc'},
                  unit_attrs=["fly.test_unit"])
     compiled = flyc.compile(make_reverse(**attrs), a, a)
     (func,) = [line for line in compiled.module_text.splitlines() if "gpu.func @" in line]
     assert ('attributes {known_block_size = array<i32: 64, 1, 1>, "fly.test_unit", '
             '"rocdl.waves_per_eu" = 8 : i32, "n" = [1 : i32, true, "x"], '
-            '"d" = {"k" = 2 : i32}} {') in func
+            '"d" = {"k" = 2 : i32}, "s" = "a \\"b\\"\\\\\\0Ac"} {') in func
     assert "left_out" not in func
     bound, _ = vgprs(compiled)
     assert free > 64 >= bound   # as the waves_per_eu hint: 8 waves leave 64 VGPRs
@@ -169,8 +169,14 @@ def test_hints_changed_in_place_are_checked_and_recompile(fly_env):
     with pytest.raises(ArgumentError, match=r"compile hint 'nope' is not one of") as err:
         fn.compile_hints["nope"] = 1
     assert err.value.filename == __file__
-    del fn.compile_hints["waves_per_eu"]
+    with pytest.raises(ArgumentError, match=r"compile hint 'nope' is not one of"):
+        fn.compile_hints.update(nope=1)
+    assert fn.compile_hints.pop("waves_per_eu") == 8
     assert fn.compile_hints == {} and vgprs(flyc.compile(fn, a, a))[0] == free
+    fn.compile_hints.update(waves_per_eu=8)
+    assert vgprs(flyc.compile(fn, a, a))[0] == bound
+    fn.compile_hints.clear()
+    assert fn.compile_hints == {}
 
 
 def test_llvm_options_are_taken_and_reported_as_not_applied(fly_env):

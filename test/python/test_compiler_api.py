@@ -98,8 +98,11 @@ def test_descriptor_errors_name_the_api_at_the_users_line():
         flyc.from_dlpack(a, assumed_align=6)
     with pytest.raises(ArgumentError, match=r"from_torch_tensor\(tensor\): a torch.Tensor"):
         flyc.from_torch_tensor(a)
-    with pytest.raises(ArgumentError, match=r"from_c_void_p\(pointer\): an int"):
-        flyc.from_c_void_p(fx.Int32, "0x10")
+    for bad in ("0x10", True, -8, 1 << 64):
+        with pytest.raises(ArgumentError, match=r"from_c_void_p\(pointer\): an int"):
+            flyc.from_c_void_p(fx.Int32, bad)
+    assert flyc.from_c_void_p(fx.Int32, np.uint64(64)).pointer.value == 64
+    assert flyc.from_c_void_p(fx.Int32, None).pointer.value is None
     with pytest.raises(ArgumentError, match=r"from_c_void_p\(element_type\)"):
         flyc.from_c_void_p(42, 0)
 

@@ -257,6 +257,24 @@ class TensorDescriptor:
         return TensorSpec(self.element, layout, align)
 
 
+def raw_address(value) -> int | None:
+    """The address a raw pointer is given as (from_c_void_p's, and a call's
+    argument for one): an int (a data_ptr(), a numpy integer) or a
+    ctypes.c_void_p; None for anything else or outside 64 bits."""
+    import ctypes
+    import operator
+
+    if isinstance(value, ctypes.c_void_p):
+        return value.value or 0
+    if isinstance(value, bool):
+        return None
+    try:
+        address = operator.index(value)
+    except TypeError:
+        return None
+    return address if 0 <= address < 1 << 64 else None
+
+
 class PointerDescriptor:
     """A raw pointer argument, `from_c_void_p(element_type, pointer)`
     (FlyDSL's PointerJitArg): a @flyc.jit parameter annotated fx.Pointer
@@ -268,12 +286,12 @@ class PointerDescriptor:
 
         what = "from_c_void_p"
         self.element = _element_text(element_type, what)
-        if pointer is None:
-            pointer = ctypes.c_void_p(None)
-        elif isinstance(pointer, bool) or not isinstance(pointer, (int, ctypes.c_void_p)):
+        address = 0 if pointer is None else raw_address(pointer)
+        if address is None:
             _fail(f"{what}(pointer): an int or a ctypes.c_void_p, got "
                   f"{type(pointer).__name__} {pointer!r}")
-        self.pointer = pointer if isinstance(pointer, ctypes.c_void_p) else ctypes.c_void_p(pointer)
+        self.pointer = pointer if isinstance(pointer, ctypes.c_void_p) else ctypes.c_void_p(
+            address or None)
         if address_space is None:
             address_space = AddressSpace.Global
         try:

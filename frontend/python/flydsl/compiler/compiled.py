@@ -455,22 +455,9 @@ def _pointer(value, type_text: str, where: str) -> int:
             raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
                              f"{value.type_text()}")
         return value.address
-    import ctypes
-    import operator
-
-    if isinstance(value, ctypes.c_void_p):
-        return value.value or 0
-    address = None
-    if not isinstance(value, bool):
-        try:
-            address = operator.index(value)
-        except TypeError:
-            pass
+    address = args_mod.raw_address(value)
     if address is None:
         raise TraceError(f"{where} was compiled for a pointer ({type_text}: flyc.from_c_void_p), "
                          f"got {type(value).__name__} {value!r} (pass a from_c_void_p descriptor, "
-                         "an address or a ctypes.c_void_p)")
-    if not 0 <= address < 1 << 64:
-        raise TraceError(f"{where} was compiled for a pointer, got {address}: not a 64-bit "
-                         "address")
+                         "an address below 2**64 or a ctypes.c_void_p)")
     return address

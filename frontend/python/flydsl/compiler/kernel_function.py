@@ -31,10 +31,11 @@ import itertools
 
 from ..tracing.ast_rewriter import rewrite
 from ..tracing.errors import TraceError
-from ..tracing.ir import _loc_text, parse_type, user_location
+from ..tracing.ir import _loc_text, parse_type, string_literal, user_location
 from ..tracing.trace import KernelTrace, Trace
 from ..tracing.tracer import Tracer
-from ..tracing.signature import Stream, StreamValue, bind_arguments, evaluated_signature, is_constexpr
+from ..tracing.signature import (Stream, StreamValue, bind_arguments, evaluated_signature,
+                                 is_constexpr)
 from ..expr import numeric as nm
 from ..expr._core import wrap
 from ..expr.typing import IntTuple
@@ -116,8 +117,7 @@ class Kernel:
         code = getattr(self.fn, "__code__", None)
         where = (_loc_text((code.co_filename, code.co_firstlineno, 1))[len("loc("):-1]
                  if code else "unknown")
-        escaped = self.name.replace("\\", "\\\\").replace('"', '\\"')
-        name_loc = f'loc("{escaped}"({where}))'
+        name_loc = f'loc({string_literal(self.name)}({where}))'
         entries = list(attrs)
         if block_size:
             entries.insert(0, "known_block_size = array<i32: "
@@ -145,19 +145,15 @@ def _attribute_text(value, where: str) -> str:
                              *user_location()[:2])
         return f"{value} : i32"
     if isinstance(value, str):
-        return _quoted(value)
+        return string_literal(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_attribute_text(v, where) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_quoted(_attribute_name(k, where))} = "
+        return "{" + ", ".join(f"{string_literal(_attribute_name(k, where))} = "
                                f"{_attribute_text(v, where)}" for k, v in value.items()) + "}"
     raise TraceError(f"{where}: a value of type {type(value).__name__} ({value!r}); the "
                      "attribute values are bools, ints, strs, lists and dicts",
                      *user_location()[:2])
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _attribute_name(name, where: str) -> str:
@@ -195,7 +191,7 @@ def _kernel_attributes(kernel: str, unit_attrs, value_attrs) -> tuple:
             raise TraceError(f"{where}: the attribute {name!r} is the compiler's own (for the "
                              "block size, use known_block_size= of @flyc.kernel)",
                              *user_location()[:2])
-    return tuple(_quoted(name) if value is None else f"{_quoted(name)} = {value}"
+    return tuple(string_literal(name) if value is None else f"{string_literal(name)} = {value}"
                  for name, value in entries.items())
 
 

@@ -56,11 +56,19 @@ def _loc_text(loc: tuple[str, int, int] | None) -> str:
     return _loc_of(user_location() if loc is None else loc)
 
 
+def string_literal(text: str) -> str:
+    """`text` as an MLIR string literal: quoted, with backslashes, quotes
+    and control characters escaped (the latter as `\\XX`)."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"')
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in out):
+        out = "".join(f"\\{ord(c):02X}" if ord(c) < 0x20 or ord(c) == 0x7F else c for c in out)
+    return f'"{out}"'
+
+
 @functools.lru_cache(maxsize=4096)
 def _loc_of(loc: tuple[str, int, int]) -> str:
     filename, line, col = loc
-    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
-    return f'loc("{escaped}":{line}:{max(col, 1)})'
+    return f'loc({string_literal(filename)}:{line}:{max(col, 1)})'
 
 
 @dataclass
