@@ -9,7 +9,9 @@
 // loads to LDS: 1, 2 or 4 bytes on CDNA3, also 12 and 16 on gfx950 (as
 // LLVM's llvm.amdgcn.*.buffer.load.lds take them); RDNA has none (gfx1250
 // moves data to LDS with its own async loads and the tensor data mover).
-// No chip needs extra target features yet.
+// No chip needs extra target features yet. The products are the largest
+// part built on each chip (AMD's data sheets: CUs, L2 per XCD on CDNA);
+// gfx1250 has no public part yet, so its entry describes a nominal one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@ using namespace fly::arch;
 namespace {
 
 constexpr uint64_t KiB = 1024;
+constexpr uint64_t MiB = 1024 * KiB;
 constexpr unsigned kCdna3LdsDma = LdsDma8 | LdsDma16 | LdsDma32;
 constexpr unsigned kCdna4LdsDma = kCdna3LdsDma | LdsDma96 | LdsDma128;
 
@@ -34,15 +37,15 @@ using P = Fp8Format;
 // initializers read it (option help texts list the chips).
 constexpr ChipInfo kChips[] = {
     // clang-format off
-    // name      family      wave  LDS/workgroup  maxWG AGPRs  matrix          fp8     LDS DMA       clusters features
-    {"gfx942",  F::CDNA3,   64, 64 * KiB,  1024, true,  M::CDNA3MFMA,   P::FNUZ, kCdna3LdsDma, false, ""},
-    {"gfx950",  F::CDNA4,   64, 160 * KiB, 1024, true,  M::CDNA4MFMA,   P::OCP,  kCdna4LdsDma, false, ""},
-    {"gfx1100", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, ""},
-    {"gfx1101", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, ""},
-    {"gfx1102", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, ""},
-    {"gfx1200", F::GFX12,   32, 64 * KiB,  1024, false, M::GFX12WMMA,   P::OCP,  0,            false, ""},
-    {"gfx1201", F::GFX12,   32, 64 * KiB,  1024, false, M::GFX12WMMA,   P::OCP,  0,            false, ""},
-    {"gfx1250", F::GFX1250, 32, 320 * KiB, 1024, false, M::GFX1250WMMA, P::OCP,  0,            true,  ""},
+    // name      family      wave  LDS/workgroup  maxWG AGPRs  matrix          fp8     LDS DMA       clusters features  product  CUs  L2
+    {"gfx942",  F::CDNA3,   64, 64 * KiB,  1024, true,  M::CDNA3MFMA,   P::FNUZ, kCdna3LdsDma, false, "", "AMD Instinct MI300X", 304, 4 * MiB},
+    {"gfx950",  F::CDNA4,   64, 160 * KiB, 1024, true,  M::CDNA4MFMA,   P::OCP,  kCdna4LdsDma, false, "", "AMD Instinct MI355X", 256, 4 * MiB},
+    {"gfx1100", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, "", "AMD Radeon RX 7900 XTX", 96, 6 * MiB},
+    {"gfx1101", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, "", "AMD Radeon RX 7800 XT", 60, 4 * MiB},
+    {"gfx1102", F::GFX11,   32, 64 * KiB,  1024, false, M::GFX11WMMA,   P::OCP,  0,            false, "", "AMD Radeon RX 7600", 32, 2 * MiB},
+    {"gfx1200", F::GFX12,   32, 64 * KiB,  1024, false, M::GFX12WMMA,   P::OCP,  0,            false, "", "AMD Radeon RX 9060 XT", 32, 4 * MiB},
+    {"gfx1201", F::GFX12,   32, 64 * KiB,  1024, false, M::GFX12WMMA,   P::OCP,  0,            false, "", "AMD Radeon RX 9070 XT", 64, 8 * MiB},
+    {"gfx1250", F::GFX1250, 32, 320 * KiB, 1024, false, M::GFX1250WMMA, P::OCP,  0,            true,  "", "AMD gfx1250", 32, 4 * MiB},
     // clang-format on
 };
 

@@ -120,6 +120,9 @@ NB_MODULE(_fly_runtime, m) {
     info["has_mfma"] = chip->hasMFMA();
     info["has_wmma"] = chip->hasWMMA();
     info["has_clusters"] = chip->hasClusters;
+    info["product"] = chip->product.str();
+    info["compute_units"] = chip->computeUnits;
+    info["l2_bytes"] = chip->l2Bytes;
     info["fp8_format"] =
         chip->fp8 == fly::arch::Fp8Format::FNUZ ? "fnuz" : "ocp";
     nb::list dma;

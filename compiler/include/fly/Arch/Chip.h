@@ -84,6 +84,11 @@ struct ChipInfo {
   unsigned ldsDmaWidths;
   bool hasClusters;            // workgroup clusters (cluster launch)
   llvm::StringRef features;    // LLVM target features; empty: the defaults
+  // A product built on the chip, as the emulated GPU describes itself
+  // (torch.cuda.get_device_properties under flydsl.testing.emulated_gpu).
+  llvm::StringRef product;
+  unsigned computeUnits;       // of that product
+  uint64_t l2Bytes;            // its L2 cache (per XCD on CDNA)
 
   bool hasMFMA() const {
     return matrix == MatrixUnit::CDNA3MFMA || matrix == MatrixUnit::CDNA4MFMA;
