@@ -25,6 +25,8 @@ allocated), an idx shuffle of a uniform lane `v_readlane_b32`.
 
 from __future__ import annotations
 
+import os
+
 from ..tracing.ir import parse_type
 from ..tracing.trace import Trace, builder
 from .. import _fly
@@ -35,8 +37,19 @@ MODES = ("xor", "up", "down", "idx")
 
 
 def wave_lanes() -> int:
-    """The lanes of a wave of the chip compiled for, as a Python int."""
-    return _fly.chip_info(Trace.current().arch)["wave_size"]
+    """The lanes of a wave of the chip compiled for, as a Python int: the
+    trace's chip, or outside a trace the one a compile would target now
+    (ARCH, else the machine's GPU, as flydsl.runtime.device finds it)."""
+    if Trace.active():
+        arch = Trace.current().arch
+    else:
+        from ..runtime.device import get_rocm_arch
+
+        arch = os.environ.get("ARCH", "").strip().lower() or get_rocm_arch()
+        if arch not in _fly.supported_chips():
+            fail(f"fx.num_warp_threads(): ARCH={arch} is not a supported chip "
+                 f"({', '.join(_fly.supported_chips())})")
+    return _fly.chip_info(arch)["wave_size"]
 
 
 def _i32(fname, what, x):

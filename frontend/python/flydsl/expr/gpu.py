@@ -123,5 +123,6 @@ def known_block_size():
 
 def num_warp_threads() -> int:
     """The lanes of a wave on the chip compiled for, as a Python int (64 on
-    gfx9, 32 on gfx11/gfx12)."""
+    gfx9, 32 on gfx11/gfx12); called on the host, outside any trace, the
+    chip a compile would target now (ARCH, else the machine's GPU)."""
     return _warp.wave_lanes()

@@ -80,6 +80,12 @@ class StreamValue:
     def __init__(self, ir: Value):
         self.ir = ir
 
+    @property
+    def value(self) -> "StreamValue":
+        """What FlyDSL kernels hand to `.launch(stream=stream.value)`: the
+        stream itself, as a launch takes it."""
+        return self
+
 
 def is_constexpr(annotation) -> bool:
     if annotation is _ConstexprMarker:
