@@ -295,3 +295,28 @@ def test_a_fragment_like_a_layout_holds_values(fly_env):
     b = np.zeros_like(a)
     _layout_fragment(a, b)
     np.testing.assert_array_equal(b, (a.reshape(16, 2, 2) * 2).transpose(0, 2, 1).reshape(-1))
+
+
+@flyc.kernel
+def _one_value_into_the_rest(A: fx.Tensor, base: fx.Float32):
+    # A static one-element fragment into a view of dynamic size (A from
+    # the thread's index on): the static side decides the one atom call.
+    tid = fx.thread_idx.x
+    frag = fx.make_rmem_tensor(1, fx.Float32)
+    frag[0] = base + fx.Float32(tid)
+    rest = fx.make_view(fx.add_offset(fx.get_iter(A), tid), A.layout)
+    fx.copy(fx.make_copy_atom(fx.UniversalCopy32b(), fx.Float32), frag, rest)
+
+
+@flyc.jit
+def _one_value_each(A: fx.Tensor, base: fx.Float32, threads: fx.Constexpr[int]):
+    _one_value_into_the_rest(A, base).launch(grid=(1, 1, 1), block=(threads, 1, 1))
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_copy_from_a_static_fragment_into_a_dynamically_shaped_tensor(fly_env, arch):
+    fly_env(ARCH=arch, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    a = np.full(100, -1.0, dtype=np.float32)
+    _one_value_each(a, 2.5, 64)
+    expected = np.concatenate([2.5 + np.arange(64, dtype=np.float32), np.full(36, -1.0, np.float32)])
+    np.testing.assert_array_equal(a, expected)

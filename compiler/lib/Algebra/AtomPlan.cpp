@@ -56,6 +56,24 @@ std::optional<int64_t> staticSize(Arith &ar, const Layout &l,
   return n.value();
 }
 
+/// The sizes of a copy's two sides, each std::nullopt when dynamic; at
+/// least one must be static, and it decides the number of atom calls (a
+/// static register fragment into a dynamically shaped tensor, as FlyDSL
+/// takes it). false, with a diagnostic, when both are dynamic.
+bool copySizes(Arith &ar, const Layout &src, const Layout &dst,
+               std::optional<int64_t> &ns, std::optional<int64_t> &nd) {
+  Int s = size(ar, src), d = size(ar, dst);
+  if (ar.failed())
+    return false;
+  if (!s.isStatic() && !d.isStatic())
+    return ar.fail("copy: " + toString(src) + " and " + toString(dst) +
+                   " both have dynamic sizes; the atom calls are unrolled, "
+                   "so one of them must be static");
+  ns = s.isStatic() ? std::optional<int64_t>(s.value()) : std::nullopt;
+  nd = d.isStatic() ? std::optional<int64_t>(d.value()) : std::nullopt;
+  return true;
+}
+
 bool checkOperands(Arith &ar, std::initializer_list<const Layout *> ls,
                    const char *what) {
   if (ar.failed())
@@ -87,16 +105,16 @@ struct CopyWalk {
       return call(src, dst);
     Layout srcGrouped = group(ar, src.layout, 1, r);
     Layout dstGrouped = group(ar, dst.layout, 1, r);
-    auto n = staticSize(ar, dstGrouped[1], "copy");
-    auto ns = staticSize(ar, srcGrouped[1], "copy");
-    if (!n || !ns)
+    std::optional<int64_t> ns, nd;
+    if (!copySizes(ar, srcGrouped[1], dstGrouped[1], ns, nd))
       return false;
-    if (*n != *ns)
+    if (ns && nd && *nd != *ns)
       return ar.fail("copy: source " + toString(src.layout) + " and "
                      "destination " + toString(dst.layout) + " have " +
-                     std::to_string(*ns) + " and " + std::to_string(*n) +
+                     std::to_string(*ns) + " and " + std::to_string(*nd) +
                      " slices");
-    for (int64_t i = 0; i < *n; ++i) {
+    int64_t n = ns ? *ns : *nd;
+    for (int64_t i = 0; i < n; ++i) {
       IntTuple crd = coordinate({Int::none(), Int(i)});
       if (!call(sliceAt(ar, {srcGrouped, src.offset}, crd),
                 sliceAt(ar, {dstGrouped, dst.offset}, crd)))
@@ -108,12 +126,21 @@ struct CopyWalk {
   // Copy_Atom::call: one instruction when a side holds the atom's value
   // count, else peel the (nested) value mode.
   bool call(const OffsetLayout &src, const OffsetLayout &dst) {
-    auto ns = staticSize(ar, src.layout, "copy");
-    auto nd = staticSize(ar, dst.layout, "copy");
-    if (!ns || !nd)
+    std::optional<int64_t> ns, nd;
+    if (!copySizes(ar, src.layout, dst.layout, ns, nd))
       return false;
-    if (*ns == atom.numValSrc().value() || *nd == atom.numValDst().value()) {
-      onCall({src, dst, calls++});
+    if ((ns && *ns == atom.numValSrc().value()) ||
+        (nd && *nd == atom.numValDst().value())) {
+      // A dynamic side holds as many values as the static one: its first
+      // n elements.
+      if (!ns || !nd) {
+        Layout first = makeLayout(ar, IntTuple(Int(ns ? *ns : *nd)));
+        OffsetLayout s = ns ? src : OffsetLayout{composition(ar, src.layout, first), src.offset};
+        OffsetLayout d = nd ? dst : OffsetLayout{composition(ar, dst.layout, first), dst.offset};
+        onCall({s, d, calls++});
+      } else {
+        onCall({src, dst, calls++});
+      }
       return !ar.failed();
     }
     if (src.layout.shape.isTuple() && dst.layout.shape.isTuple())

@@ -94,10 +94,10 @@ func.func @swizzle(%s: !s, %r: !fly.memref<f16, register, (4,8):(1,4)>) {
 // -----
 
 !atom = !fly.copy_atom<!fly.universal_copy<128>, 32>
-func.func @dynamic_rest(%g: !fly.memref<f32, global, (4,?):(1,?)>, %r: !fly.memref<f32, register, (4,8):(1,4)>) {
+func.func @dynamic_rest(%g: !fly.memref<f32, global, (4,?):(1,?)>, %h: !fly.memref<f32, global, (4,?):(1,?)>) {
   %a = fly.static : !atom
-  // expected-error @+1 {{has a dynamic size; the atom calls are unrolled, so it must be static}}
-  fly.copy(%a, %g, %r) : (!atom, !fly.memref<f32, global, (4,?):(1,?)>, !fly.memref<f32, register, (4,8):(1,4)>)
+  // expected-error @+1 {{both have dynamic sizes; the atom calls are unrolled, so one of them must be static}}
+  fly.copy(%a, %g, %h) : (!atom, !fly.memref<f32, global, (4,?):(1,?)>, !fly.memref<f32, global, (4,?):(1,?)>)
   return
 }
 

@@ -204,3 +204,25 @@ func.func @gemm_traversal(%d: !c, %c: !c, %a: !ab, %b: !ab) {
   fly.gemm(%m, %d, %a, %b, %c) {traversal = array<i32: 1, 1, 0, 0, 0, 0, 1, 1, 0>} : (!mma, !c, !ab, !ab, !c)
   return
 }
+
+// -----
+
+// A static side decides the number of calls when the other is dynamic: one
+// register value into a tensor of dynamic size is one 32-bit call, and a
+// (4,8) fragment against (4,?) global columns is eight 128-bit calls.
+!atom32 = !fly.copy_atom<!fly.universal_copy<32>, 32>
+!atom128 = !fly.copy_atom<!fly.universal_copy<128>, 32>
+// CHECK-LABEL: func.func @static_side_decides
+// CHECK:         fly.copy_atom_call(%{{.*}}, %{{.*}}, %{{.*}}) : (!fly.copy_atom<!fly.universal_copy<32>, 32>, !fly.memref<f32, register, 1:1>, !fly.memref<f32, global, 1:0>)
+// CHECK-NOT:     universal_copy<32>
+// CHECK-COUNT-8: fly.copy_atom_call(%{{.*}}, %{{.*}}, %{{.*}}) : (!fly.copy_atom<!fly.universal_copy<128>, 32>, !fly.memref<f32, global, (4):(1)>, !fly.memref<f32, register, (4):(1)>)
+// CHECK-NOT:     fly.copy_atom_call
+// CHECK:         return
+func.func @static_side_decides(%r1: !fly.memref<f32, register, 1:1>, %g1: !fly.memref<f32, global, ?:1>,
+                               %g: !fly.memref<f32, global, (4,?):(1,?)>, %r: !fly.memref<f32, register, (4,8):(1,4)>) {
+  %a32 = fly.static : !atom32
+  fly.copy(%a32, %r1, %g1) : (!atom32, !fly.memref<f32, register, 1:1>, !fly.memref<f32, global, ?:1>)
+  %a128 = fly.static : !atom128
+  fly.copy(%a128, %g, %r) : (!atom128, !fly.memref<f32, global, (4,?):(1,?)>, !fly.memref<f32, register, (4,8):(1,4)>)
+  return
+}
