@@ -3,8 +3,9 @@
 FlyDSL's order, so `fx.<name>`, `fx.<module>.<name>` and
 `from flydsl.expr.<module> import <name>` are the same object.
 
-`fx.coop` (the warp and block collectives of flydsl.extension.coop) and
-`fx.tdm_ops` (fx.rocdl.tdm_ops) are imported on first use, as in FlyDSL;
+`fx.coop` (the warp and block collectives of flydsl.extension.coop),
+`fx.random` (the counter-based random numbers of flydsl.extension.random)
+and `fx.tdm_ops` (fx.rocdl.tdm_ops) are imported on first use, as in FlyDSL;
 so are `fx.rocdl`, `fx.utils` and the layout pictures (`fx.layout_svg`,
 `fx.layout_text`), which importing flydsl.expr does not need."""
 
@@ -30,12 +31,14 @@ _LAZY = {
     "layout_svg": ("flydsl.expr._draw", "layout_svg"),  # layout pictures
     "layout_text": ("flydsl.expr._draw", "layout_text"),
     "coop": ("flydsl.extension.coop", None),
+    "random": ("flydsl.extension.random", None),
     "tdm_ops": ("flydsl.expr.rocdl.tdm_ops", None),
 }
 
 
 def __getattr__(name: str):
-    """What _LAZY names, imported when first used (`fx.rocdl`, `fx.coop`)."""
+    """What _LAZY names, imported when first used (`fx.rocdl`, `fx.coop`,
+    `fx.random`)."""
     found = _LAZY.get(name)
     if found is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
