@@ -281,3 +281,22 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A host function without Fly arguments (scalars and a stream) still gets
+// the ABI its caller packs by; a private helper without them is left alone.
+// CHECK-LABEL: func.func @host_scalars
+// CHECK-SAME:    (%{{.*}}: i32, %{{.*}}: !llvm.ptr)
+// CHECK-SAME:    fly.abi = ["value:0", "value:1"]
+// CHECK-SAME:    fly.original_type = (i32, !llvm.ptr) -> ()
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT:     fly.abi
+// CHECK:         return
+func.func @host_scalars(%n: i32, %stream: !llvm.ptr) {
+  func.call @helper(%n) : (i32) -> ()
+  return
+}
+func.func private @helper(%n: i32) {
+  return
+}

@@ -313,6 +313,90 @@ def shrui(value, amount, *, is_exact=False, **kwargs):
     return emit("arith.shrui", [value, amount], value, cls, "isExact" if is_exact else "")
 
 
+# -- the arith dialect's own builders ---------------------------------------------
+#
+# FlyDSL's fx.arith re-exports the MLIR binding's builders of the arith
+# dialect; these are the same-type elementwise ones its tests and kernels
+# call on fx values (`fx.arith.addf(a, b)` on two Vectors), with the
+# builders' parameters. Operands are fx numerics or Vectors of one type
+# (a raw builder neither promotes nor converts); the result has that type.
+
+
+def _raw_operands(op, operands, kind):
+    values = []
+    for o in operands:
+        if not isinstance(o, nm.Numeric) or is_static(o):
+            o = nm.as_numeric(o) if isinstance(o, (nm.Numeric, bool, int, float)) else o
+        if not isinstance(o, nm.Numeric):
+            fail(f"arith.{op}: an operand must be a traced value, not {nm._describe(o)}")
+        values.append(o)
+    first = values[0]
+    for o in values[1:]:
+        if type_like(o, element(o)) != type_like(first, element(first)):
+            fail(f"arith.{op}: the operands must have one type, got "
+                 f"{type_like(first, element(first))} and {type_like(o, element(o))}")
+    cls = element(first)
+    if kind == "float" and not cls.is_float:
+        fail(f"arith.{op} takes floats, not {cls.__name__}")
+    if kind == "int" and (cls.is_float or cls is Index and op.startswith("sh")):
+        fail(f"arith.{op} takes integers, not {cls.__name__}")
+    return values, cls
+
+
+def _results_ignored(op, results):
+    if results is not None and len(results) != 1:
+        fail(f"arith.{op} has one result, not {len(results)}")
+
+
+def _float_builder(op, arity):
+    name = f"arith.{op}"
+
+    def build(*operands, fastmath=None, results=None, loc=None, ip=None):
+        _results_ignored(op, results)
+        values, cls = _raw_operands(op, operands, "float")
+        return emit(name, values, values[0], cls, fastmath_attr(fastmath))
+
+    if arity == 1:
+        def builder_fn(operand, *, fastmath=None, results=None, loc=None, ip=None):
+            return build(operand, fastmath=fastmath, results=results)
+    else:
+        def builder_fn(lhs, rhs, *, fastmath=None, results=None, loc=None, ip=None):
+            return build(lhs, rhs, fastmath=fastmath, results=results)
+    builder_fn.__name__ = builder_fn.__qualname__ = op
+    builder_fn.__doc__ = f"{name} on fx values of one float type (the dialect's builder)."
+    return builder_fn
+
+
+def _int_builder(op, overflow):
+    name = f"arith.{op}"
+
+    def build(lhs, rhs, flags, results):
+        _results_ignored(op, results)
+        values, cls = _raw_operands(op, (lhs, rhs), "int")
+        attrs = f"overflowFlags = #arith.overflow<{flags}>" if flags else ""
+        return emit(name, values, values[0], cls, attrs)
+
+    if overflow:
+        def builder_fn(lhs, rhs, *, overflowFlags=None, results=None, loc=None, ip=None):  # noqa: N803
+            return build(lhs, rhs, overflowFlags, results)
+    else:
+        def builder_fn(lhs, rhs, *, results=None, loc=None, ip=None):
+            return build(lhs, rhs, None, results)
+    builder_fn.__name__ = builder_fn.__qualname__ = op
+    builder_fn.__doc__ = f"{name} on fx values of one integer type (the dialect's builder)."
+    return builder_fn
+
+
+for _op in ("addf", "subf", "mulf", "divf", "remf", "minnumf"):
+    globals()[_op] = _float_builder(_op, 2)
+negf = _float_builder("negf", 1)
+for _op in ("addi", "subi", "muli", "shli"):
+    globals()[_op] = _int_builder(_op, True)
+for _op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
+            "maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shrsi"):
+    globals()[_op] = _int_builder(_op, False)
+
+
 # -- ours ------------------------------------------------------------------------
 
 
@@ -323,9 +407,20 @@ def _check_class(fname, dtype):
              f"fx.Float32, not {dtype!r}")
 
 
-def constant(value, dtype):
+def constant(value, dtype=None, *, type=None, index=False):  # noqa: A002 - FlyDSL's name
     """`value` (a Python bool, int or float) as an arith.constant of `dtype`
-    (an integer must fit the type, read signed or unsigned)."""
+    (an integer must fit the type, read signed or unsigned). FlyDSL's
+    keywords work too: `type=` a type handle (`fx.T.f32`) or numeric
+    class, `index=True` an Index; with neither, a float is a Float32, a
+    bool a Boolean and an int an Int32."""
+    if dtype is None:
+        if index:
+            dtype = Index
+        elif type is not None:
+            dtype = type if isinstance(type, builtins.type) else nm.numeric_class(str(type))
+        else:
+            dtype = (nm.Boolean if isinstance(value, bool) else nm.Float32
+                     if isinstance(value, float) else nm.Int32)
     _check_class("constant", dtype)
     if not isinstance(value, (bool, int, float)):
         fail(f"fx.arith.constant: the value must be a Python number, not {type(value).__name__}")

@@ -49,6 +49,15 @@ bool hasFlyTypes(FunctionType type) {
          llvm::any_of(type.getResults(), isFlyType);
 }
 
+/// A public func.func with a body at the top of the module: a host
+/// function the front end calls through its `fly.abi`, which it needs even
+/// when no argument is of a Fly type (only scalars and a stream).
+bool isHostEntry(ModuleOp module, FunctionOpInterface func) {
+  auto host = dyn_cast<func::FuncOp>(func.getOperation());
+  return host && host->getParentOp() == module && host.isPublic() &&
+         !host.isExternal();
+}
+
 /// What one original value becomes: the types that carry it, and what each
 /// of them carries (`value`, `ptr` or `leaves`), plus the alignment of a
 /// pointer.
@@ -440,7 +449,8 @@ struct RewriteFuncSignature
     SmallVector<FunctionOpInterface> funcs;
     module.walk([&](FunctionOpInterface func) {
       if (isa<func::FuncOp, gpu::GPUFuncOp>(func.getOperation()) &&
-          hasFlyTypes(cast<FunctionType>(func.getFunctionType())))
+          (hasFlyTypes(cast<FunctionType>(func.getFunctionType())) ||
+           isHostEntry(module, func)))
         funcs.push_back(func);
     });
     bool failedAny = false;

@@ -15,7 +15,9 @@ def FlyRewriteFuncSignature
                 "dynamic ones become structs of their leaves";
   let description = [{
     Every `func.func` and `gpu.func` whose signature holds Fly types gets a
-    signature without them. Each original argument (and result) of Fly type
+    signature without them (and every public `func.func` at the top of the
+    module, a host function, gets the ABI metadata below even when it has
+    none). Each original argument (and result) of Fly type
     is carried by:
     - nothing, when it is static (`isStatic`: a static int_tuple, layout,
       swizzle, composed_layout, tile or coord_tensor);
