@@ -28,11 +28,11 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from .tracing.errors import ArgumentError, FlyDSLError
+from .utils.file import atomic_write
 
 _log = logging.getLogger("flydsl")
 
@@ -302,10 +302,9 @@ class Autotuner:
             data = {}
         data[json.dumps(list(key))] = {"config": config.to_dict(), "time_ms": timing,
                                        "timing": self._timing_label()}
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
+        # a concurrent reader sees the old file or the new one, never a part
+        with atomic_write(path, mode="w", encoding="utf-8") as f:
             json.dump(data, f, indent=2, sort_keys=True)
-        os.replace(tmp, path)  # atomic: a concurrent reader sees one or the other
 
     @staticmethod
     def _timing_label() -> str:

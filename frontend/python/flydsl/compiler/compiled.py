@@ -23,6 +23,7 @@ from ..tracing.ir import user_location
 from .runtime import ensure_runtime
 from . import emu_check as _emu_check
 from ..tracing.signature import Stream, bind_arguments, stream_handle
+from ..utils.file import atomic_write
 
 
 @dataclass
@@ -135,7 +136,7 @@ class CompiledFunction:
         if len(self.code_objects) != 1:
             raise FlyDSLError(f"{self.name} has {len(self.code_objects)} code objects; "
                               "save them one by one from .code_objects")
-        with open(path, "wb") as f:
+        with atomic_write(path, mode="wb") as f:  # no half-written code object
             f.write(self.code_objects[0][2])
 
     def pack(self, *args, **kwargs) -> bytes:
