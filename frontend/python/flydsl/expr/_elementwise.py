@@ -14,6 +14,7 @@ from ..tracing.errors import TraceError
 from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import builder
 from . import numeric as nm
+from .meta import tracing_context, tracing_option
 
 
 def fail(message: str):
@@ -47,7 +48,6 @@ def wrap_like(v, x, cls):
 # -- fastmath ------------------------------------------------------------------
 
 # The flags of the enclosing fx.arith.fastmath blocks, innermost last.
-FASTMATH_STACK: list[str] = []
 
 
 def fastmath_text(flags) -> str | None:
@@ -76,27 +76,31 @@ def fastmath_text(flags) -> str | None:
 
 class FastmathScope:
     """A `with` block whose float ops carry these flags (validated when the
-    scope is made, so that an error points at the caller's line)."""
+    scope is made, so that an error points at the caller's line). The
+    flags are the block's `fastmath` option of flydsl.expr.meta, where
+    FlyDSL's own code reads them (`tracing_option("fastmath")`)."""
 
     def __init__(self, flags):
         self.text = fastmath_text(flags) if flags is not None else None
+        self.block = None
 
     def __enter__(self):
         if self.text is not None:
-            FASTMATH_STACK.append(self.text)
+            self.block = tracing_context(fastmath=self.text)
+            self.block.__enter__()
         return self
 
     def __exit__(self, *exc):
-        if self.text is not None:
-            FASTMATH_STACK.pop()
+        if self.block is not None:
+            self.block.__exit__(*exc)
+            self.block = None
         return False
 
 
 def fastmath_attr(explicit, key: str = "fastmath", dialect: str = "arith") -> str:
     """The fastmath attribute entry for a float op ('' when no flags apply):
     the explicit flags, else the enclosing fx.arith.fastmath block's."""
-    text = fastmath_text(explicit) if explicit is not None else (
-        FASTMATH_STACK[-1] if FASTMATH_STACK else None)
+    text = fastmath_text(explicit) if explicit is not None else tracing_option("fastmath")
     if not text or text == "none":
         return ""
     return f"{key} = #{dialect}.fastmath<{text}>"
