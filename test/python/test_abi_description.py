@@ -222,9 +222,16 @@ def test_scalars_constexpr_and_streams():
         compiled.pack(A, *values, 3)
     # a value out of its slot's range: the native packer declines, Python names it
     compiled._entry = _fly.HostEntry(compiled.host_module, compiled.name)
-    assert compiled._native_packer().pack((A, 200, *values[1:], 2), None) is None
-    with pytest.raises(flyc.ArgumentError, match=r"200 does not fit the i8 at offset \d+"):
-        compiled.pack(A, 200, *values[1:], 2)
+    # (a slot is signless: i8 takes -128 .. 255, the signed and unsigned readings)
+    assert compiled._native_packer().pack((A, 256, *values[1:], 2), None) is None
+    with pytest.raises(flyc.ArgumentError, match=r"256 does not fit the i8 at offset \d+"):
+        compiled.pack(A, 256, *values[1:], 2)
+    with pytest.raises(flyc.ArgumentError, match=r"-129 does not fit the i8 at offset \d+"):
+        compiled.pack(A, -129, *values[1:], 2)
+    for byte in (255, -1):
+        want = tensor_values(host["parameters"][0], *_dims(A)) + [-1] + list(values[1:]) + [0]
+        assert decode(host, compiled.pack(A, byte, *values[1:], 2)) == want
+        assert decode(host, native_block(compiled, A, byte, *values[1:], 2)) == want
 
 
 @flyc.kernel
@@ -305,3 +312,27 @@ def test_a_malformed_description_is_a_value_error():
     with pytest.raises(ValueError, match="outside the block"):
         _fly.ArgumentBlock(bad)
     assert _fly.ArgumentBlock({**bad, "block_size": 8}).size == 8
+
+
+@flyc.kernel
+def _unsigned_kernel(W: fx.Tensor, N: fx.Tensor, wide: fx.Uint64, narrow: fx.Uint32):
+    W[0] = wide
+    N[0] = narrow
+
+
+@flyc.jit
+def _unsigned(W: fx.Tensor, N: fx.Tensor, wide: fx.Uint64, narrow: fx.Uint32):
+    _unsigned_kernel(W, N, wide, narrow).launch(grid=(1, 1, 1), block=(1, 1, 1))
+
+
+def test_unsigned_scalars_take_their_whole_range(fly_env):
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    for wide, narrow in ((2**64 - 1, 2**32 - 1), (2**63, 2**31), (5, 7)):
+        w, n = np.zeros(1, np.uint64), np.zeros(1, np.uint32)
+        _unsigned(w, n, fx.Uint64(wide), fx.Uint32(narrow))  # the Python path
+        assert (int(w[0]), int(n[0])) == (wide, narrow)
+        w[0], n[0] = 0, 0
+        _unsigned(w, n, wide, narrow)  # Python ints, through the native packer once warm
+        assert (int(w[0]), int(n[0])) == (wide, narrow)
+    with pytest.raises(flyc.ArgumentError, match="does not fit the i64"):
+        _unsigned(w, n, 2**64, 1)

@@ -86,6 +86,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <type_traits>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -305,17 +306,33 @@ bool writeValue(unsigned char *at, fly::AbiScalar type, PyObject *value) {
     put(uint64_t(v));
     return true;
   }
+  // The slot is signless (an MLIR iN): the value fits when it is in the
+  // signed or the unsigned range of N bits (an fx.Uint64 of 2**64 - 1 and
+  // an fx.Int64 of -1 are the same bits).
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow > 0 && type == AbiScalar::I64) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    put(u);
+    return true;
+  }
   if (overflow || (v == -1 && PyErr_Occurred())) {
     PyErr_Clear();
     return false;
   }
   auto putIfFits = [&](auto narrow) {
     using T = decltype(narrow);
-    if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
-      return false;
-    put(T(v));
+    using U = std::make_unsigned_t<T>;
+    if constexpr (sizeof(T) < sizeof(long long)) {
+      if (v < std::numeric_limits<T>::min() ||
+          v > (long long)std::numeric_limits<U>::max())
+        return false;
+    }
+    put(T(U(v)));
     return true;
   };
   switch (type) {

@@ -225,8 +225,8 @@ class CompiledFunction:
         try:
             return block.pack(values)
         except ValueError as err:
-            raise TraceError(f"the arguments of {self.name} do not fit its argument "
-                             f"block: {err}") from None
+            raise ArgumentError(f"the arguments of {self.name} do not fit its argument "
+                                f"block: {err}", *user_location()[:2]) from None
 
     def __call__(self, *args, **kwargs):
         """Launches the kernels as the traced host function does."""
