@@ -77,6 +77,20 @@ def test_host_device_moves(gpu):
     assert dev.pin_memory() is dev
 
 
+def test_seeding_reproduces_device_random_numbers(gpu):
+    torch.manual_seed(7)  # seeds torch.cuda too, as on a GPU
+    first = torch.randn(8, device="cuda")
+    torch.cuda.manual_seed(7)
+    again = torch.randn(8, device="cuda")
+    torch.cuda.manual_seed_all(7)
+    state = torch.cuda.get_rng_state()
+    third = torch.randn(8, device="cuda")
+    torch.cuda.set_rng_state(state)
+    assert torch.equal(first, again) and torch.equal(again, third)
+    assert torch.equal(torch.randn(8, device="cuda"), third)
+    assert torch.cuda.initial_seed() == 7
+
+
 def test_a_second_gpu_is_refused(gpu):
     with pytest.raises(EmulatedGPUError, match=r"cuda:1.*one GPU"):
         torch.zeros(1, device="cuda:1")

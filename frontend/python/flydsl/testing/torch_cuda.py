@@ -457,7 +457,9 @@ class _CudaNamespace:
             _checked_index(index)
 
         def seed_all(seed):
-            torch.manual_seed(seed)
+            # The device's tensors draw from the host's generator. Not
+            # torch.manual_seed: that seeds torch.cuda too, i.e. this.
+            torch.default_generator.manual_seed(int(seed))
 
         def check_device(fn):
             def query(device=None):
@@ -495,6 +497,9 @@ class _CudaNamespace:
             "mem_get_info": mem_get_info,
             "manual_seed": seed_all,
             "manual_seed_all": seed_all,
+            "initial_seed": lambda: torch.default_generator.initial_seed(),
+            "get_rng_state": lambda device="cuda": torch.default_generator.get_state(),
+            "set_rng_state": lambda state, device="cuda": torch.default_generator.set_state(state),
             "CUDAGraph": _Refused("CUDAGraph", _GRAPHS),
             "graph": _Refused("graph", _GRAPHS),
             "make_graphed_callables": _Refused("make_graphed_callables", _GRAPHS),
