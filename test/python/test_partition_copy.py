@@ -386,6 +386,17 @@ def test_copy_plan_peels_nested_value_modes():
     assert all(P.size(s[0]) == 2 for s, _ in calls)
 
 
+def test_copy_plan_a_static_side_decides_the_calls():
+    """A dynamic side takes as many calls as the static one: (1,?) against
+    (1,4) is four one-value calls, at offsets 0..3 on both sides."""
+    for src, dst in (("(1,?):(0,1)", "(1,4):(0,1)"), ("(1,4):(0,1)", "(1,?):(0,1)")):
+        (ans,) = Q.run([f"copy_plan copy_bits=32 value_bits=32 src={src} dst={dst}"])
+        assert ans.ok, ans.error
+        calls = Q.parse_offset_layouts(ans["list"])
+        assert [(s[1], d[1]) for s, d in calls] == [(0, 0), (1, 1), (2, 2), (3, 3)]
+        assert all(P.size(s[0]) == P.size(d[0]) == 1 for s, d in calls)
+
+
 # ----------------------------------------------------------------------------
 # Errors: reported, never a crash
 # ----------------------------------------------------------------------------
@@ -407,7 +418,7 @@ def test_copy_plan_peels_nested_value_modes():
         ("tidfrg copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=1:0 side=S tensor=64:1", "fewer modes"),
         ("copy_partition copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=1:0 side=X tensor=(4,8):(1,4) thr_idx=0", "side"),
         ("retile copy_bits=32 value_bits=32 thr=(4,8):(8,1) val=(2,2):(1,2) fragment=4:1", "value mode"),
-        ("copy_plan copy_bits=32 value_bits=32 src=(1,?):(0,1) dst=(1,4):(0,1)", "dynamic size"),
+        ("copy_plan copy_bits=32 value_bits=32 src=(1,?):(0,1) dst=(1,?):(0,1)", "both have dynamic sizes"),
         ("copy_plan copy_bits=64 value_bits=32 src=(3,2):(1,3) dst=(3,2):(1,3)", "do not split"),
         ("copy_plan copy_bits=32 value_bits=32 src=(1,4):(0,1) dst=(1,4,1):(0,1,0)", "different ranks"),
         ("copy_partition thr=1:0", "missing key"),
