@@ -576,13 +576,15 @@ def k_carried(d, n):
 
 def test_carried_names_and_values():
     d = Dyn("d")
-    _, rt = run(k_carried, d, 0)
+    (_, _, _, lst, _), rt = run(k_carried, d, 0)
     (ev,) = rt.events
     kind, names, values, loc = ev
     assert kind == "if"
+    # Assigned names in source order, then `lst`, a list changed in place.
     assert names == ("a", "b", "rest", "c", "fresh", "t", "fh", "m2", "q", "w",
-                     "local_fn")
-    assert values[:4] == (1, 2, UNDEF, 2) and values[4:] == (UNDEF,) * 7
+                     "local_fn", "lst")
+    assert values[:4] == (1, 2, UNDEF, 2) and values[4:11] == (UNDEF,) * 7
+    assert values[11] is lst
     assert loc == (THIS_FILE, line("carried_if"), 4)
 
 
@@ -593,7 +595,9 @@ def test_carried_values_merge_and_lists_mutate():
     assert E(a) == ("select", cond, 4, 1)
     assert E(b) == ("select", cond, 4, 2)
     assert E(c) == ("select", cond, 4, 2)  # 2 + 1 + 0 + 1 in the then branch
-    assert lst == [9]  # a subscript store is not a variable: the then branch ran
+    # `lst` is carried (changed in place); the recorder hands the branches
+    # the list itself (the tracer hands them copies), so it shows the store.
+    assert lst == [9]
 
 
 def k_undef(d):
@@ -830,6 +834,52 @@ def test_type_change_across_iterations():
     with pytest.raises(TraceError, match="'v' changes type across iterations") as ei:
         run(f, Dyn("n"))
     assert ei.value.lineno == line("type_change") and ei.value.filename == THIS_FILE
+
+
+GLOBAL_LOG = []
+
+
+def test_names_changed_in_place_are_passed_as_mutated():
+    class Box:
+        pass
+
+    def f(d, items, box):
+        local = [0]
+        if d > 0:
+            local[0] = d  # a local list: carried (names + mutated)
+            items.append(1)  # a parameter: carried when it is a container
+            box.value = d  # not a container: left out of the dynamic hook
+            GLOBAL_LOG.append(d)  # a global: never a variable
+        return local, items, box
+
+    box = Box()
+    (local, items, out_box), rt = run(f, Dyn("d"), [], box)
+    (ev,) = rt.events
+    assert ev[1] == ("local", "items")  # box (an object) is not handed on
+    assert out_box is box and E(box.value) == "d"
+    assert len(local) == 1 and E(local[0]) == "d"
+    assert items == [1] and len(GLOBAL_LOG) == 1
+    GLOBAL_LOG.clear()
+
+
+def test_loop_variable_bound_before_the_loop_is_carried():
+    def f(n):
+        i = 7
+        for i in range(n):  # L:live_iv
+            pass
+        return i
+
+    def g(n):
+        for j in range(n):
+            pass
+        return j  # L:unbound_iv
+
+    i, rt = run(f, Dyn("n"))
+    (ev,) = rt.events
+    assert ev[1:3] == (("i",), (7,)) and E(i) == "iv"
+    with pytest.raises(UnboundLocalError) as ei:
+        run(g, Dyn("n"))
+    assert traceback.extract_tb(ei.value.__traceback__)[-1].lineno == line("unbound_iv")
 
 
 # ---------------------------------------------------------------------------

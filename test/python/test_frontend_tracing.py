@@ -200,15 +200,31 @@ def test_dynamic_value_as_python_bool():
 
 
 @flyc.kernel
-def changes_type(A: fx.Tensor, n: fx.Int32):
+def number_carried(A: fx.Tensor, n: fx.Int32):
     acc = 0
     for i in range(n):
         acc = acc + A[i]
     A[0] = acc
 
 
+def test_a_python_number_a_loop_changes_is_carried():
+    # `acc = 0` becomes a loop-carried f32 (the type the body gives it).
+    text = _compile(number_carried, 7).module_text
+    assert _count(text, "scf.for") == 1
+    assert re.search(r"\^bb0\(%\d+: i32, %\d+: f32\):", text)
+    assert re.search(r"\) : \(i32, i32, i32, f32\) -> \(f32\)", text)
+
+
+@flyc.kernel
+def changes_type(A: fx.Tensor, n: fx.Int32):
+    tag = "start"
+    for i in range(n):
+        tag = "again"
+    A[0] = 1.0
+
+
 def test_a_python_value_cannot_be_carried():
-    with pytest.raises(flyc.TraceError, match="variable 'acc'") as err:
+    with pytest.raises(flyc.TraceError, match="variable 'tag'") as err:
         _compile(changes_type, 7)
     assert err.value.lineno == _line_of(changes_type.fn, "for i in range")
 

@@ -128,9 +128,16 @@ def describe(x) -> str:
     return f"{type(x).__name__} {x!r}"[:120]
 
 
+def from_ir(x):
+    """A raw SSA value (what FlyDSL's `x.ir_value()` gives) as the object
+    of its type (`wrap`), where an API takes a traced value; x else."""
+    return wrap(x) if isinstance(x, Value) else x
+
+
 def expect(api: str, name: str, x, kinds, what: str | None = None):
-    """`x` when it is a Fly value of one of `kinds`; a TraceError naming
-    the API and the argument otherwise."""
+    """`x` when it is a Fly value of one of `kinds` (or the raw SSA value of
+    one); a TraceError naming the API and the argument otherwise."""
+    x = from_ir(x)
     if isinstance(x, FlyValue) and x.ir.type.kind in kinds:
         return x
     what = what or " or ".join(_KIND_NAMES.get(k, k) for k in kinds)
@@ -274,8 +281,15 @@ def _condition(x):
     return None
 
 
-def _coerce(x, like):
-    return nm.convert(x, type(like)) if isinstance(like, nm.Numeric) else x
+def _promote(x, other):
+    """The Python number x as a numeric: of other's type when other is a
+    numeric, of the common type of the two when other is a Python number;
+    None when other is a vector or neither."""
+    if isinstance(other, nm.Numeric):
+        return None if isinstance(other, nm.Vector) else nm.constant(x, type(other))
+    if isinstance(other, (bool, int, float)):
+        return nm.constant(x, nm.promote(nm.literal_class(x), nm.literal_class(other)))
+    return None
 
 
 def _loop_bound(x):
@@ -288,5 +302,5 @@ def _boolean(x):
     return nm.Boolean(x) if isinstance(x, Value) else nm.constant(bool(x), nm.Boolean)
 
 
-_tracer.VALUES.register(rewrap=_rewrap, condition=_condition, coerce=_coerce,
+_tracer.VALUES.register(rewrap=_rewrap, condition=_condition, promote=_promote,
                         loop_bound=_loop_bound, boolean=_boolean, int32=nm.Int32)

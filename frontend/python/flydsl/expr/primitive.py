@@ -15,7 +15,8 @@ from .. import _fly
 from ..tracing.trace import Trace, builder
 from . import _core
 from . import numeric as nm
-from ._core import FlyValue, describe, emit, expect, fail, int_tuple, static_value, wrap
+from ._core import (FlyValue, describe, emit, expect, fail, from_ir, int_tuple, static_value,
+                    wrap)
 from ._ir_types import (AddressSpace, AtomicOp, BasisType, CachePolicy, ComposedLayoutType,
                         CoordSwizzleType, CoordTensorType, CopyAtomType, CopyOpUniversalAtomicType,
                         CopyOpUniversalCopyType, GemmTraversalOrder, IntTupleType,
@@ -786,6 +787,7 @@ def atom_set_value(atom, field, value):
     atom = expect("atom_set_value", "atom", atom, _ATOMS)
     if not isinstance(field, str):
         field = str(field)
+    value = from_ir(value)
     if isinstance(value, bool):
         value = nm.constant(value, nm.Boolean)
     elif isinstance(value, int):
@@ -1219,6 +1221,7 @@ def ptr_load(ptr, result_type=None):
 def ptr_store(value, ptr):
     """Store a value (the element type, or a vector of it) at ptr."""
     p = expect("ptr_store", "ptr", ptr, _PTR)
+    value = from_ir(value)
     if not isinstance(value, nm.Numeric):
         if isinstance(value, (bool, int, float)):
             value = nm.constant(value, p.element_type)
@@ -1291,12 +1294,14 @@ def memref_load_vec(memref):
 def memref_store_vec(vector, memref):
     """Store a vector as the whole tensor."""
     t = expect("memref_store_vec", "memref", memref, _MEMREF)
+    vector = from_ir(vector)
     if not isinstance(vector, nm.Vector):
         fail("memref_store_vec", f"argument 'vector' must be a Vector, not {describe(vector)}")
     builder().op("fly.memref.store_vec", [vector.ir, t.ir])
 
 
 def _coord(api, t, indices):
+    indices = from_ir(indices)
     if isinstance(indices, nm.Numeric) and not isinstance(indices, nm.Vector):
         return indices if indices.mlir_type in ("i32", "i64") else nm.convert(indices, nm.Int32)
     if isinstance(indices, int) and not isinstance(indices, bool):
@@ -1319,6 +1324,7 @@ def memref_store(value, memref, indices):
     """Store value at a coordinate (or 1-D index)."""
     t = expect("memref_store", "memref", memref, _MEMREF)
     c = _coord("memref_store", t, indices)
+    value = from_ir(value)
     if isinstance(value, nm.Numeric):
         v = value if type(value) is t.element_type else nm.convert(value, t.element_type)
     elif isinstance(value, (bool, int, float)):

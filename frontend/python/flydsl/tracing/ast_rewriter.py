@@ -40,8 +40,13 @@ What is rewritten (in the function body, nested `def`s included)
   targets, with-as, except-as, walrus (also inside comprehensions, where it
   binds in the function), imports, nested def/class names, match captures,
   and `del` targets; not bindings inside nested function, lambda, class or
-  comprehension scopes. Attribute/subscript stores are not variables.
-  Unbound values are `UNDEF` (captured with try/except NameError); inside a
+  comprehension scopes. Then the local variables (parameters and names
+  the function binds, not global/nonlocal ones) that the branches only
+  change in place: the base names of subscript/attribute targets (`x[i] =
+  v`, `x.a.b = v`, `del x[i]`) and of method calls (`x.append(v)`), passed
+  as `mutated=(...)` (the runtime carries such a variable when it holds a
+  container, see control_flow.py). Unbound values are `UNDEF` (captured
+  with try/except NameError); inside a
   branch function a parameter that is UNDEF is deleted first, so reading it
   raises UnboundLocalError as Python would; a name unbound at the end of a
   branch returns UNDEF; a result that is UNDEF is deleted after the if. In
@@ -58,14 +63,18 @@ What is rewritten (in the function body, nested `def`s included)
   arguments are passed as `options`): always
   `__fly_rt__.for_range(start, stop, step, body_fn, names, values, loc=...)`
   with `body_fn(iv, *values)`. Carried names: those bound in the body except
-  the loop target, which is not bound after the loop (it is the induction
-  variable of the scf.for). `else:`, `break`, `continue`, `return`, `yield`
+  the loop target, then those it only changes in place (`mutated=`, as for
+  `if`). The loop target's value before the loop is passed as `iv=(name,
+  value)` (UNDEF if unbound) and `body_fn` returns its value at the end of
+  the body last: a loop variable bound before the loop has its last value
+  after it, as in Python. `else:`, `break`, `continue`, `return`, `yield`
   and `await` in the body, a target that is not a single name, and a
   `*args` range call are RewriteErrors at rewrite time (the message
   suggests `range_constexpr`).
 - `for ... in range_constexpr(...)` / `X.range_constexpr(...)` and loops
   over anything else: Python loops (bodies rewritten).
-- `while c:` -> `__fly_rt__.while_(cond_fn, body_fn, names, values, loc=...)`.
+- `while c:` -> `__fly_rt__.while_(cond_fn, body_fn, names, values, loc=...)`
+  (names as for a range loop, `mutated=` too).
   Improvement over a rewrite-time error: a `while` that cannot be traced
   (`break`/`continue`/`return`/`yield`/`await` in its body, an `else:`, or
   a walrus / yield in its condition) stays a Python loop whose condition
@@ -387,7 +396,7 @@ def _rewrite_code(fn):
         node.lineno = node.decorator_list[0].lineno
         node.col_offset = node.decorator_list[0].col_offset
     node.decorator_list = []
-    rw = _Rewriter(code.co_filename, _first_param(node))
+    rw = _Rewriter(code.co_filename, _first_param(node), _function_locals(node))
     node.body = rw.function_body(node.body)
     free = code.co_freevars
     if free:
@@ -653,6 +662,76 @@ def _assigned(stmts):
     return b.names
 
 
+def _function_locals(node):
+    """The local variables of a function definition: its parameters and
+    the names it binds, less those it declares global or nonlocal."""
+    a = node.args
+    params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+    params += [p.arg for p in (a.vararg, a.kwarg) if p is not None]
+    declared = set()
+    for n in _walk_statements(node.body):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared.update(n.names)
+    return frozenset(set(params) | set(_assigned(node.body))) - declared
+
+
+def _walk_statements(stmts):
+    """The nodes of `stmts`, outside nested function, lambda, class and
+    comprehension scopes."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        yield n
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, _SCOPES + _COMPS):
+                todo.append(c)
+
+
+def _base_name(e):
+    """`x` of `x`, `x.a`, `x[i]`, `x.a[i].b`, ...; None for another base."""
+    while isinstance(e, (ast.Attribute, ast.Subscript)):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def _changed_in_place(stmts):
+    """The variables that `stmts` may change in place, in source order:
+    the base names of subscript and attribute targets (of assignments,
+    augmented and annotated ones, for targets, with-as, `del`) and of the
+    objects whose methods they call (`x.append(v)`, `x.a.update(d)`)."""
+    found = []
+
+    def targets(t):
+        if isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                targets(e)
+        elif isinstance(t, ast.Starred):
+            targets(t.value)
+        elif isinstance(t, (ast.Attribute, ast.Subscript)):
+            found.append((t.lineno, t.col_offset, _base_name(t)))
+
+    for n in _walk_statements(stmts):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                targets(t)
+        elif isinstance(n, (ast.AugAssign, ast.For, ast.AsyncFor)):
+            targets(n.target)
+        elif isinstance(n, ast.AnnAssign) and n.value is not None:
+            targets(n.target)
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+            targets(n.optional_vars)
+        elif isinstance(n, ast.Delete):
+            for t in n.targets:
+                targets(t)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            found.append((n.lineno, n.col_offset, _base_name(n.func.value)))
+    out = []
+    for _, _, name in sorted(found, key=lambda f: f[:2]):
+        if name is not None and name not in out:
+            out.append(name)
+    return out
+
+
 def _contains(node, types_):
     """A node of `types_` in `node`, outside nested function/lambda scopes."""
     todo = [node]
@@ -761,9 +840,10 @@ _WHILE_HINT = ("a traced `while` (scf.while) has no early exit or else clause; t
 
 
 class _Rewriter:
-    def __init__(self, filename, self_name):
+    def __init__(self, filename, self_name, locals_=frozenset()):
         self.filename = filename
         self.self_name = self_name
+        self.locals = locals_  # the local variables of the function being rewritten
         self.counter = 0
         self.scopes = [_Scope("user")]
 
@@ -862,13 +942,13 @@ class _Rewriter:
         s.decorator_list = [ex.visit(d) for d in s.decorator_list]
         _rewrite_defaults(ex, s.args)
         self.scopes.append(_Scope("user"))
-        saved = self.self_name
-        self.self_name = _first_param(s)
+        saved = self.self_name, self.locals
+        self.self_name, self.locals = _first_param(s), _function_locals(s)
         try:
             s.body = self.body(s.body)
         finally:
             self.scopes.pop()
-            self.self_name = saved
+            self.self_name, self.locals = saved
         return [s]
 
     def s_AsyncFunctionDef(self, s):
@@ -919,7 +999,9 @@ class _Rewriter:
             s.body = self.body(s.body)
             s.orelse = self.block(s.orelse)
             return [s]
-        names = _assigned(s.body + s.orelse)
+        assigned = _assigned(s.body + s.orelse)
+        mutated = self.in_place(s.body + s.orelse, assigned)
+        names = assigned + mutated
         dyn_body = copy.deepcopy(s.body)
         dyn_else = copy.deepcopy(s.orelse)
         c = self.fresh("cond")
@@ -945,7 +1027,7 @@ class _Rewriter:
         dynamic.extend(capture)
         res = self.fresh("res")
         call = _rt_call("if_", [_load(c), _load(then_name), else_ref, _strs(names), values],
-                        [self.loc_kw(s)])
+                        [self.loc_kw(s)] + self.mutated_kw(mutated))
         dynamic.append(ast.Assign(targets=[_store(res)], value=call))
         dynamic.extend(self.write_back(names, res))
         test = ast.UnaryOp(op=ast.Not(), operand=_rt_call("is_dynamic", [_load(c)]))
@@ -991,7 +1073,9 @@ class _Rewriter:
             start, stop, step = args
         options = [(k.arg, self.expr(k.value)) for k in call.keywords]
         iv = s.target.id
-        names = [x for x in _assigned(s.body) if x != iv]
+        assigned = [x for x in _assigned(s.body) if x != iv]
+        mutated = self.in_place(s.body, assigned, (iv,))
+        names = assigned + mutated
         bounds = []
         temps = []
         for what, e in (("start", start), ("stop", stop), ("step", step)):
@@ -1001,18 +1085,21 @@ class _Rewriter:
         self.scopes.append(_Scope("loop", construct, names))
         try:
             body_name = self.fresh("body")
-            fn = self.gen_function(body_name, [iv] + names, names, self.body(s.body), s)
+            fn = self.gen_function(body_name, [iv] + names, names + [iv], self.body(s.body), s)
         finally:
             self.scopes.pop()
-        capture, values = self.capture(names, s)
+        capture, values = self.capture(names + [iv], s)
+        iv_value = values.elts.pop()
         res = self.fresh("res")
-        kws = [self.loc_kw(s)]
+        kws = [self.loc_kw(s)] + self.mutated_kw(mutated)
+        kws.append(ast.keyword(arg="iv", value=ast.Tuple(elts=[_const(iv), iv_value],
+                                                         ctx=ast.Load())))
         if options:
             kws.append(ast.keyword(arg="options", value=ast.Dict(
                 keys=[_const(k) for k, _ in options], values=[v for _, v in options])))
         call = _rt_call("for_range", temps + [_load(body_name), _strs(names), values], kws)
         out = bounds + [fn] + capture + [ast.Assign(targets=[_store(res)], value=call)]
-        out.extend(self.write_back(names, res))
+        out.extend(self.write_back(names + [iv], res))
         return [_stamp(x, s) for x in out]
 
     # -- while ------------------------------------------------------------
@@ -1043,7 +1130,9 @@ class _Rewriter:
             s.body = self.python_loop_body(s.body)
             s.orelse = self.block(s.orelse)
             return [s]
-        names = _assigned(s.body)
+        assigned = _assigned(s.body)
+        mutated = self.in_place(s.body, assigned)
+        names = assigned + mutated
         self.scopes.append(_Scope("loop", "a `while` loop", names))
         try:
             cond_name = self.fresh("whilecond")
@@ -1056,12 +1145,22 @@ class _Rewriter:
         capture, values = self.capture(names, s)
         res = self.fresh("res")
         call = _rt_call("while_", [_load(cond_name), _load(body_name), _strs(names), values],
-                        [self.loc_kw(s)])
+                        [self.loc_kw(s)] + self.mutated_kw(mutated))
         out = [cond_fn, body_fn] + capture + [ast.Assign(targets=[_store(res)], value=call)]
         out.extend(self.write_back(names, res))
         return [_stamp(x, s) for x in out]
 
     # -- generated pieces -------------------------------------------------
+    def in_place(self, stmts, names, exclude=()):
+        """The local variables `stmts` change in place only (not in `names`,
+        the variables they assign)."""
+        skip = set(names) | set(exclude)
+        return [n for n in _changed_in_place(stmts) if n in self.locals and n not in skip]
+
+    @staticmethod
+    def mutated_kw(mutated):
+        return [ast.keyword(arg="mutated", value=_strs(mutated))] if mutated else []
+
     def gen_function(self, name, params, results, body, src):
         """def name(*params): <unbind UNDEF params>; body; return results."""
         pro = []

@@ -23,26 +23,39 @@ fails with a clear error on a range loop or a dynamic value).
 
 Hooks (`loc` is always `(filename, lineno, col)` of the user's construct)
 -------------------------------------------------------------------------
-- `if_(cond, then_fn, else_fn, names, values, *, loc)`: `names` are the
-  variables assigned in the branches, `values` their values before the `if`
-  (`UNDEF` for an unbound one); `then_fn(*values)` / `else_fn(*values)`
-  return the tuple of new values (`else_fn` is None for an `if` without
-  `else`: the values stay as they are). Returns the tuple of values after
-  the `if`; `UNDEF` means "unbound afterwards". The rewritten code only calls
-  it for a dynamic condition (static ones run the original Python `if`).
-- `for_range(start, stop, step, body_fn, names, values, *, loc, options=None)`:
-  `body_fn(iv, *values)` returns the new values. A range loop is always a
-  traced loop: the base class calls `dynamic_for`, which needs a tracer.
-  `options` are the keyword arguments of an `fx.range(...)` call (passed to
-  `dynamic_for` as `options=` only when there are some).
-- `while_(cond_fn, body_fn, names, values, *, loc)`: `cond_fn(*values)` is
-  the condition, `body_fn(*values)` the new values. While the condition is
-  a static true value, the body runs in Python; a static false value ends
-  the loop. A dynamic first condition goes to `dynamic_while` (the
-  condition was then evaluated once outside the loop; a tracer evaluates
-  `cond_fn` again in the loop's "before" region: the first evaluation's ops
-  are dead code). A condition that becomes dynamic after static iterations
-  is a TraceError.
+- `if_(cond, then_fn, else_fn, names, values, *, loc, mutated=())`: `names`
+  are the variables assigned in the branches, `values` their values before
+  the `if` (`UNDEF` for an unbound one); `then_fn(*values)` /
+  `else_fn(*values)` return the tuple of new values (`else_fn` is None for
+  an `if` without `else`: the values stay as they are). Returns the tuple
+  of values after the `if`; `UNDEF` means "unbound afterwards". The
+  rewritten code only calls it for a dynamic condition (static ones run
+  the original Python `if`). `mutated` are the names among `names` that
+  the branches only change in place (`x[i] = v`, `x.a = v`, `x.f(...)`):
+  one whose value is a container (list, tuple, dict, SimpleNamespace) is a
+  variable like the others (a tracer hands each branch a copy); any other
+  object is left out of what `dynamic_if` receives and stays itself.
+- `for_range(start, stop, step, body_fn, names, values, *, loc, options=None,
+  mutated=(), iv=None)`: `body_fn(iv, *values)` returns the new values. A
+  range loop is always a traced loop: the base class calls `dynamic_for`,
+  which needs a tracer. `options` are the keyword arguments of an
+  `fx.range(...)` call (passed to `dynamic_for` as `options=` only when
+  there are some); `mutated` as for `if_`. `iv=(name, value)`: the loop
+  variable and its value before the loop (`UNDEF` if unbound); `body_fn`
+  then returns one value more, the loop variable's at the end of the body,
+  and so does `for_range`: a loop variable bound before the loop is carried
+  by it (`live_iv(name, value, loc)` gives the value carried in: a tracer
+  checks that the loop counter can replace it), so after the loop it has
+  its last value, or the value before the loop when the loop ran no
+  iteration, as in Python; an unbound one stays unbound (`UNDEF`).
+- `while_(cond_fn, body_fn, names, values, *, loc, mutated=())`:
+  `cond_fn(*values)` is the condition, `body_fn(*values)` the new values.
+  While the condition is a static true value, the body runs in Python; a
+  static false value ends the loop. A dynamic first condition goes to
+  `dynamic_while` (the condition was then evaluated once outside the loop;
+  a tracer evaluates `cond_fn` again in the loop's "before" region: the
+  first evaluation's ops are dead code). A condition that becomes dynamic
+  after static iterations is a TraceError. `mutated` as for `if_`.
 - `ifexp(c, a_thunk, b_thunk, *, loc)`, `and_(*thunks, loc)`,
   `or_(*thunks, loc)`, `not_(x, *, loc)`: Python's semantics on static
   operands (short-circuit, the operand values are returned). Once an
@@ -76,6 +89,7 @@ import contextvars
 import sys
 from contextlib import contextmanager
 
+from .containers import is_container
 from .errors import RewriteError, TraceError
 
 __all__ = [
@@ -124,10 +138,13 @@ class ControlFlowRuntime:
         return bool(getattr(v, "__fly_dynamic__", False))
 
     # -- statements -----------------------------------------------------
-    def if_(self, cond, then_fn, else_fn, names, values, *, loc=None):
+    def if_(self, cond, then_fn, else_fn, names, values, *, loc=None, mutated=()):
         names, values = tuple(names), tuple(values)
         if self.is_dynamic(cond):
-            out = self.dynamic_if(cond, then_fn, else_fn, names, values, loc)
+            keep, wrap = _in_place_only(names, values, mutated, 0)
+            out = self.dynamic_if(cond, wrap(then_fn), wrap(else_fn), keep(names),
+                                  keep(values), loc)
+            out = _widen(values, out, keep)
         elif cond:
             out = then_fn(*values)
         elif else_fn is not None:
@@ -137,24 +154,44 @@ class ControlFlowRuntime:
         return self._results("if", names, out, loc)
 
     def for_range(self, start, stop, step, body_fn, names, values, *, loc=None,
-                  options=None):
+                  options=None, mutated=(), iv=None):
         names, values = tuple(names), tuple(values)
-        if options:
-            out = self.dynamic_for(start, stop, step, body_fn, names, values, loc,
-                                   options=dict(options))
-        else:
-            out = self.dynamic_for(start, stop, step, body_fn, names, values, loc)
-        return self._results("for ... in range(...) loop", names, out, loc)
+        n = len(names)
+        if iv is not None:
+            # body_fn also returns the loop variable's value at the end of
+            # the body: carried when the variable was bound before the loop
+            # (its last value after it, as in Python), else dropped.
+            iv_name, iv_value = iv
+            inner = body_fn
+            if iv_value is UNDEF:
+                def body_fn(i, *vs):
+                    return tuple(inner(i, *vs))[:n]
+            else:
+                names += (iv_name,)
+                values += (self.live_iv(iv_name, iv_value, loc),)
 
-    def while_(self, cond_fn, body_fn, names, values, *, loc=None):
+                def body_fn(i, *vs):
+                    return tuple(inner(i, *vs[:n]))
+        keep, wrap = _in_place_only(names, values, mutated, 1)
+        kwargs = {"options": dict(options)} if options else {}
+        out = self.dynamic_for(start, stop, step, wrap(body_fn), keep(names), keep(values), loc,
+                               **kwargs)
+        out = self._results("for ... in range(...) loop", names, _widen(values, out, keep), loc)
+        if iv is not None and len(out) == n:
+            out += (UNDEF,)
+        return out
+
+    def while_(self, cond_fn, body_fn, names, values, *, loc=None, mutated=()):
         names, values = tuple(names), tuple(values)
         iterations = 0
         while True:
             c = cond_fn(*values)
             if self.is_dynamic(c):
                 if iterations == 0:
-                    out = self.dynamic_while(cond_fn, body_fn, names, values, loc)
-                    return self._results("while loop", names, out, loc)
+                    keep, wrap = _in_place_only(names, values, mutated, 0)
+                    out = self.dynamic_while(wrap(cond_fn, False), wrap(body_fn), keep(names),
+                                             keep(values), loc)
+                    return self._results("while loop", names, _widen(values, out, keep), loc)
                 raise TraceError(
                     f"the condition of this `while` loop became a dynamic value after "
                     f"{iterations} iteration(s) run in Python: a loop is either a Python "
@@ -215,6 +252,12 @@ class ControlFlowRuntime:
             raise self.unsupported(message, loc)
         return value
 
+    def live_iv(self, name, value, loc):
+        """The value a range loop carries for its loop variable `name`,
+        bound to `value` before the loop (a tracer checks that the loop
+        counter can replace it)."""
+        return value
+
     # -- what a tracer implements ---------------------------------------
     def _needs_tracer(self, what, loc):
         return TraceError(f"{what} needs a tracer (ControlFlowRuntime is only the "
@@ -271,6 +314,53 @@ class ControlFlowRuntime:
     def activate(self):
         """A context manager installing this runtime as `current()`."""
         return use_runtime(self)
+
+
+def _in_place_only(names, values, mutated, prefix):
+    """(keep, wrap) for the names a construct only changes in place
+    (`mutated`: `x[i] = ...`, `x.a = ...`, `x.append(...)`, never `x =
+    ...`): those whose value is not a container are no variables of the
+    construct (the object itself is changed; a tensor stays the tensor).
+    keep(seq) is the items of the other names; wrap(fn) the function of
+    the construct taking (`prefix` leading arguments and) those names'
+    values and returning theirs (a condition function, `results=False`,
+    returns its own value)."""
+    drop = [i for i, (n, v) in enumerate(zip(names, values))
+            if n in mutated and not is_container(v)] if mutated else []
+    if not drop:
+        return (lambda seq: tuple(seq)), (lambda fn, results=True: fn)
+    kept = [i for i in range(len(names)) if i not in drop]
+
+    def keep(seq):
+        seq = tuple(seq)
+        return tuple(seq[i] for i in kept)
+
+    def wrap(fn, results=True):
+        if fn is None:
+            return None
+
+        def narrowed(*args):
+            full = list(values)
+            for i, v in zip(kept, args[prefix:]):
+                full[i] = v
+            out = fn(*args[:prefix], *full)
+            return keep(out) if results else out
+        return narrowed
+
+    return keep, wrap
+
+
+def _widen(values, out, keep):
+    """The values of all names after a construct given those of the kept
+    ones (`out`); the others are the objects they were."""
+    out = tuple(out)
+    kept = keep(range(len(values)))
+    if len(kept) == len(values) or len(out) != len(kept):
+        return out  # (a wrong count is reported by _results)
+    full = list(values)
+    for i, v in zip(kept, out):
+        full[i] = v
+    return tuple(full)
 
 
 _CURRENT: contextvars.ContextVar = contextvars.ContextVar("flydsl_control_flow_runtime",
