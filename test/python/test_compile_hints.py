@@ -7,6 +7,8 @@ ISA), and a bad hint value is a located error."""
 import numpy as np
 import pytest
 
+from conftest import marker_lines
+
 import flydsl.compiler as flyc
 import flydsl.expr as fx
 from flydsl.tracing.errors import ArgumentError
@@ -112,6 +114,17 @@ def test_bad_hints_are_located_errors(hints, message):
     with pytest.raises(ArgumentError, match=message) as info:
         flyc.compile[hints]
     assert info.value.filename == __file__
+
+
+def test_compile_subscript_takes_a_dict():
+    """flyc.compile[...] of anything but a dict: a located TypeError, as FlyDSL's."""
+    with pytest.raises(TypeError) as info:
+        flyc.compile["not_a_dict"]  # L:not_a_dict
+    assert isinstance(info.value, ArgumentError)
+    assert info.value.bare_message == ("flyc.compile[...] expects a dict of compile hints, got "
+                                       "str 'not_a_dict'")
+    assert (info.value.filename, info.value.lineno) == (__file__,
+                                                        marker_lines(__file__)["not_a_dict"])
 
 
 def test_bad_hint_values_are_errors_when_compiling(fly_env):

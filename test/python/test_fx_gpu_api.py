@@ -81,7 +81,7 @@ def test_known_block_size_explicit_inferred_and_attribute(fly_env):
     fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
     seen = []
 
-    @flyc.kernel(known_block_size=[64, 2])
+    @flyc.kernel(known_block_size=[64, 2, 1])
     def explicit(Out: fx.Tensor):
         seen.append(("explicit", fx.known_block_size()))
         Out[fx.thread_idx.x] = fx.Int32(1)
@@ -179,7 +179,7 @@ _LINES = marker_lines(THIS_FILE)
     (bad_barrier, "barrier", "fx.barrier takes no arguments (got 1)"),
     (unknown_block, "known", "kernel body has no compile-time block size; give "
                              "@flyc.kernel(known_block_size=(x, y, z)) or launch it with a block "
-                             "of Python ints"),
+                             "of Python ints (or numerics of them)"),
 ])
 def test_errors(fly_env, fn, marker, message):
     fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
@@ -215,5 +215,7 @@ def test_wave_of_gfx1100_limits_width(fly_env):
 
 
 def test_known_block_size_outside_a_kernel():
-    with pytest.raises(TraceError, match="outside of a @flyc.kernel body"):
+    with pytest.raises(TraceError, match="no compile-time block size outside of a @flyc.kernel "
+                                         "body") as e:
         fx.known_block_size()
+    assert isinstance(e.value, RuntimeError)  # as FlyDSL's

@@ -20,16 +20,25 @@ hit skips tracing entirely:
 Anything whose content cannot be described exactly is described by its
 `repr`, which at worst misses the cache (an `object at 0x...`), never hits
 a stale entry.
+
+Within a process, a function's compiled code is kept per argument
+signature, so the globals it read when first called must not change
+afterwards: `GlobalsBaseline` records them (the same walk) and a later call
+that finds one changed raises GlobalChangedError, as FlyDSL does.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import os
+import reprlib
 import sys
 import types
 
 from .. import _fly
+from ..tracing.errors import FlyDSLError
+from ..tracing.ir import user_location
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
@@ -99,6 +108,7 @@ class _Collector:
         self.fields: list[tuple[str, str]] = []
         self.seen: set[int] = set()
         self.locations = locations
+        self.reads: dict[tuple[int, str], tuple[dict, str]] = {}  # the globals read
 
     def function(self, fn):
         fn = getattr(fn, "fn", fn)  # Kernel / JitFunction wrap a function
@@ -117,6 +127,7 @@ class _Collector:
                 self.fields.append((f"closure:{fn.__qualname__}.{name}", "<unbound>"))
         for name in sorted(set(_names(code))):
             if name in fn.__globals__:
+                self.reads.setdefault((id(fn.__globals__), name), (fn.__globals__, name))
                 self.value(f"global:{fn.__qualname__}.{name}", fn.__globals__[name])
 
     def value(self, field, value):
@@ -180,3 +191,97 @@ def key_material(fn, specs, options) -> list[tuple[str, str]]:
                          ("options", options.key_text())]
     collector.function(fn)
     return collector.fields
+
+
+class GlobalChangedError(FlyDSLError, RuntimeError):
+    """A global that a @flyc.jit function (or a kernel or helper it reaches)
+    reads changed after the function's first call: its compiled code would
+    be stale. A RuntimeError as well, as FlyDSL raises one."""
+
+
+class _Cycle(Exception):
+    """A container that holds itself (compared by identity only)."""
+
+
+def _contents(value, path=()):
+    """A copy of the builtin containers in `value` (lists, tuples, dicts,
+    sets, nested), their other elements the objects themselves: what a
+    later `==` compares a global against to see a change made in place
+    (elements that are the same object compare equal without __eq__)."""
+    kind = type(value)
+    if kind in (list, tuple, dict, set, frozenset):
+        if id(value) in path:
+            raise _Cycle
+        path += (id(value),)
+        if kind is dict:
+            return {k: _contents(v, path) for k, v in value.items()}
+        if kind in (set, frozenset):
+            return kind(value)
+        elements = [_contents(v, path) for v in value]
+        if kind is tuple and all(c is v for c, v in zip(elements, value)):
+            return value  # nothing in it changes in place: itself
+        return kind(elements)
+    return value
+
+
+_MISSING = object()
+
+
+class GlobalsBaseline:
+    """The globals a @flyc.jit function reads (its code, and the kernels,
+    helpers and jit functions it reaches, as key_material walks them) with
+    their values at its first call; `check()` raises GlobalChangedError
+    for one that changed since, as FlyDSL does: bound to an unequal value,
+    deleted, or a builtin container changed in place. A call costs one
+    tuple of reads per module and its `==` against the recorded one, which
+    compares the same objects by identity, in C."""
+
+    def __init__(self, fn):
+        collector = _Collector(locations=False)
+        collector.function(fn)
+        self.function = getattr(fn, "__name__", "?")
+        self.entries = []  # (namespace, name, recorded contents, its repr)
+        by_module: dict[int, tuple[dict, list, list]] = {}
+        for namespace, name in collector.reads.values():
+            value = namespace[name]
+            try:
+                contents = _contents(value)
+            except _Cycle:
+                contents = value  # compared by identity
+            self.entries.append((namespace, name, contents, reprlib.repr(value)))
+            _, names, recorded = by_module.setdefault(id(namespace), (namespace, [], []))
+            names.append(name)
+            recorded.append(contents)
+        self.modules = []  # (namespace, a reader of its globals, their recorded contents)
+        for namespace, names, recorded in by_module.values():
+            if len(names) == 1:  # twice, so that the reader gives a tuple
+                names, recorded = names * 2, recorded * 2
+            self.modules.append((namespace, operator.itemgetter(*names), tuple(recorded)))
+
+    def check(self) -> None:
+        try:
+            for namespace, read, recorded in self.modules:
+                if read(namespace) != recorded:
+                    break
+            else:
+                return
+        except Exception:  # a deleted global, or an == with no answer
+            pass
+        self._raise_for_change()
+
+    def _raise_for_change(self) -> None:
+        for namespace, name, contents, shown in self.entries:
+            now = namespace.get(name, _MISSING)
+            try:
+                unchanged = now is not _MISSING and bool(now == contents)
+            except Exception:  # no answer (an array's elementwise ==, ...): changed
+                unchanged = False
+            if not unchanged:
+                module = namespace.get("__name__", "?")
+                new = "deleted" if now is _MISSING else reprlib.repr(now)
+                raise GlobalChangedError(
+                    f"{self.function}: the global {name!r} of module {module} changed since the "
+                    f"function's first call (was {shown}, now {new}); its code was compiled "
+                    "for the globals it read then. Pass the value as an argument (an "
+                    "fx.Constexpr to compile it in), or leave the global as it is",
+                    *user_location()[:2])

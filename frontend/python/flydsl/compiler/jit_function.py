@@ -20,7 +20,7 @@ from .. import _fly
 from . import arguments as args_mod
 from ..tracing.ast_rewriter import rewrite
 from .backends import CompileOptions, get_backend
-from .cache_key import key_material
+from .cache_key import GlobalsBaseline, key_material
 from .env import Environment
 from .arguments import custom_spec
 from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, TraceError, user_traceback
@@ -66,6 +66,7 @@ class JitFunction:
         self._positional = _positional_parameters(self.signature)
         self._hints = dict(compile_hints or {})
         self._compiled: dict = {}
+        self._globals: GlobalsBaseline | None = None  # what it read at its first call
         # Warm calls: a native table from what a call's argument specs
         # depend on to the packer of the compiled function for them
         # (bindings/ArgumentPacker.cpp); an entry is only stored after the
@@ -100,8 +101,9 @@ class JitFunction:
 
     def compile_options(self) -> CompileOptions:
         """The record this function compiles with now: the environment's
-        options and this function's hints, for the selected backend."""
-        env = Environment.current()
+        options and this function's hints, for the selected backend (the
+        environment as it is now: a compile reads it again if it changed)."""
+        env = Environment.refresh()
         backend = get_backend()
         runtime = _target_runtime(env)
         return CompileOptions(
@@ -176,7 +178,17 @@ class JitFunction:
                 raise
             raise err.with_traceback(user_traceback(err.__traceback__)) from None
 
+    def _check_globals(self) -> None:
+        """At the first call, record the globals the function reads; at
+        later ones, raise GlobalChangedError if one of them changed (its
+        compiled code is kept per argument signature, not per globals)."""
+        if self._globals is None:
+            self._globals = GlobalsBaseline(self.fn)
+        else:
+            self._globals.check()
+
     def _compile(self, args, kwargs) -> CompiledFunction:
+        self._check_globals()
         specs = self._specs(self._arguments(args, kwargs))
         options = self.compile_options()
         key = (specs, options.arch, options.key())
@@ -246,6 +258,7 @@ class JitFunction:
         env = Environment.current()
         if not env.enable_cache or env.run_only:
             return None
+        self._check_globals()
         specs = self._specs(self._arguments(args, kwargs))
         options = self.compile_options()
         if (specs, options.arch, options.key()) in self._compiled:
@@ -265,6 +278,10 @@ class JitFunction:
             # runs there, its launches are the caller's.
             return rewrite(self.fn)(*args, **kwargs)
         try:
+            if self._globals is None:  # _check_globals, inline on the warm path
+                self._globals = GlobalsBaseline(self.fn)
+            else:
+                self._globals.check()
             if self._dispatch is None or not self._dispatch.call(args, kwargs):
                 self._call(args, kwargs)
         except FlyDSLError as err:
@@ -398,11 +415,12 @@ def report_compile(compiled: CompiledFunction, options: CompileOptions, cache: s
               total, stages, outcome, kernels)
 
 
-class LaunchError(TraceError, CompileError):
+class LaunchError(TraceError, CompileError, ValueError):
     """A launch the compiler rejects (its fly-check-launches pass): a static
     grid, block or LDS size beyond the chip's limits or against the
     kernel's known_block_size. Located at the launch's line; a TraceError
-    as well, as the launch is the user's code the trace ran."""
+    as well, as the launch is the user's code the trace ran, and a
+    ValueError, as FlyDSL raises one for a block it cannot take."""
 
 
 # The pass's errors: at the launch's location, naming the kernel first.
@@ -588,7 +606,7 @@ class _Compile:
 
     def __getitem__(self, hints: dict) -> "_Compile":
         if not isinstance(hints, dict):
-            raise ArgumentError(f"flyc.compile[...]: a dict of compile hints, got "
+            raise ArgumentError(f"flyc.compile[...] expects a dict of compile hints, got "
                                 f"{type(hints).__name__} {hints!r}", *user_location()[:2])
         _check_hints(hints)
         return _Compile(dict(hints))

@@ -7,31 +7,37 @@ and emits the `gpu.launch_func`, which the compiler checks against the chip.
 The body is traced at the launch, not at the call, because what it may ask
 of the launch is known only then: `fx.known_block_size()` is the kernel's
 `known_block_size=` or, without one, the launch's block when all of its
-dimensions are Python ints (the gpu.func then carries it as its
-known_block_size, as FlyDSL's does). While the body is traced,
+dimensions are static (the gpu.func then carries it as its
+known_block_size, as FlyDSL's does; one specialization per block size,
+each after the first under a symbol with a suffix). While the body is traced,
 `KernelTrace.current()` is the kernel's record of the shared memory its
 SharedAllocators take: static LDS globals of its gpu.module, and the bytes
 of dynamic LDS a launch without `smem=` provides.
 
 The limits of a launch (grid and block dimensions, work-items per
-workgroup, the kernel's known_block_size, static plus dynamic LDS against
-the chip's table) are checked by the compiler's fly-check-launches pass,
-the first of the pipeline, on the traced `gpu.launch_func`; its error at
-the launch's location becomes a LaunchError at the `.launch(` line
-(jit_function.py). Checked here is only what never reaches that IR: the
-Python types and number of the dimensions, values an index or the i32 LDS
-size cannot hold, and `smem=` against the bytes the kernel's dynamic
-SharedAllocator hands out. The gpu.func's location is a name location
-with the kernel's Python name, the name the pass's messages give (the
-symbol may have a suffix)."""
+workgroup, static plus dynamic LDS against the chip's table) are checked
+by the compiler's fly-check-launches pass, the first of the pipeline, on
+the traced `gpu.launch_func`; its error at the launch's location becomes a
+LaunchError at the `.launch(` line (jit_function.py). Checked here is what
+never reaches that IR: the Python types and number of the dimensions,
+values an index or the i32 LDS size cannot hold, and `smem=` against the
+bytes the kernel's dynamic SharedAllocator hands out; and, as FlyDSL does
+while tracing, a static block against the kernel's known_block_size
+(before the body is traced for a size it was not written for). The
+gpu.func's location is a name location with the kernel's Python name, the
+name the pass's messages give (the symbol may have a suffix).
+
+A launch dimension is static when it is a Python int, a numeric holding a
+Python number (`fx.Int32(64)`) or a static IntTuple; any other integer (a
+dynamic numeric, a raw SSA value such as `x.ir_value()`) is cast to index
+as it is."""
 
 from __future__ import annotations
 
-import itertools
-
 from ..tracing.ast_rewriter import rewrite
+from ..tracing.containers import Packed
 from ..tracing.errors import TraceError
-from ..tracing.ir import _loc_text, parse_type, string_literal, user_location
+from ..tracing.ir import Value, _loc_text, parse_type, string_literal, user_location
 from ..tracing.trace import KernelTrace, Trace
 from ..tracing.tracer import Tracer
 from ..tracing.signature import (Stream, StreamValue, bind_arguments, evaluated_signature,
@@ -41,20 +47,61 @@ from ..expr._core import wrap
 from ..expr.typing import IntTuple
 
 
-_symbols = itertools.count()
-
 _INDEX_MIN, _INDEX_MAX = -(1 << 63), (1 << 63) - 1  # a launch dimension's index
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1  # dynamic_shared_memory_size, known_block_size
 
 
-def _block_size(value, what: str):
-    """`value` as a (x, y, z) tuple of positive Python ints."""
-    dims = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-    if not 1 <= len(dims) <= 3 or any(
-            isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
-        raise TraceError(f"{what}={value!r}: give 1 to 3 positive Python ints (x, y, z)",
-                         *user_location()[:2])
-    return dims + (1,) * (3 - len(dims))
+class KnownBlockSizeError(TraceError, ValueError):
+    """A known_block_size that is no block size (not 3 positive 32-bit
+    values), or a launch whose static block contradicts it. A ValueError
+    as well, as FlyDSL raises one for each."""
+
+
+class KnownBlockSizeTypeError(TraceError, TypeError):
+    """A known_block_size that is not a sequence of integers. A TypeError
+    as well, as FlyDSL raises one."""
+
+
+def _static_int(x):
+    """`x` as a Python int when it holds one while tracing (an int, a
+    numeric made of a Python int, a static IntTuple leaf), else `x`."""
+    if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector) and x.is_static() \
+            and type(x).is_integer:
+        return x.host_value
+    if isinstance(x, IntTuple) and isinstance(x.value, int):
+        return x.value
+    return x
+
+
+def _known_block_size(value):
+    """`@flyc.kernel(known_block_size=...)` as an (x, y, z) tuple of ints,
+    by FlyDSL's rules: exactly 3 elements, each an int (or a numeric of a
+    Python int) from 1 to the attribute's i32 limit."""
+    where = user_location()[:2]
+    try:
+        if isinstance(value, (str, bytes)):
+            raise TypeError
+        dims = list(value)
+    except TypeError:
+        raise KnownBlockSizeTypeError(
+            f"known_block_size={value!r}: expected a sequence of 3 positive integers "
+            f"(x, y, z), got {type(value).__name__}", *where) from None
+    if len(dims) != 3:
+        raise KnownBlockSizeError(
+            f"known_block_size={value!r} has {len(dims)} element{'s' * (len(dims) != 1)}; it "
+            "takes exactly 3 elements (x, y, z)", *where)
+    for i, d in enumerate(dims):
+        dims[i] = d = _static_int(d)
+        if isinstance(d, bool) or not isinstance(d, int):
+            raise KnownBlockSizeTypeError(
+                f"known_block_size[{i}] must be an int (a Python int or a numeric made of "
+                f"one), got {type(d).__name__} {d!r}", *where)
+        if d < 1:
+            raise KnownBlockSizeError(f"known_block_size[{i}] must be positive, got {d}", *where)
+        if d > _I32_MAX:
+            raise KnownBlockSizeError(f"known_block_size[{i}] = {d} does not fit the "
+                                      "attribute's 32 bits", *where)
+    return tuple(dims)
 
 
 class Kernel:
@@ -62,7 +109,7 @@ class Kernel:
         self.fn = fn
         self.name = name or fn.__name__
         self.known_block_size = (None if known_block_size is None
-                                 else _block_size(known_block_size, "known_block_size"))
+                                 else _known_block_size(known_block_size))
         self.signature = evaluated_signature(fn)
 
     def __call__(self, *args, unit_attrs=None, value_attrs=None, **kwargs) -> "Launcher":
@@ -76,7 +123,14 @@ class Kernel:
         dynamic, static = [], {}
         for name, value in bound.arguments.items():
             annotation = self.signature.parameters[name].annotation
-            if is_constexpr(annotation) or not hasattr(value, "ir"):
+            packed = None if is_constexpr(annotation) or hasattr(value, "ir") else \
+                Packed.of(value, lambda x: hasattr(x, "ir"))
+            if packed is not None:
+                # A container holding traced values (a SimpleNamespace of
+                # tensors, ...): each such leaf is a parameter of the kernel.
+                static[name] = packed
+                dynamic.extend(((name, i), x) for i, x in enumerate(packed.taken))
+            elif is_constexpr(annotation) or not hasattr(value, "ir"):
                 static[name] = value
             else:
                 dynamic.append((name, value))
@@ -99,8 +153,14 @@ class Kernel:
         b = trace.builder
         block = b.push_block([v.ir.type for _, v in dynamic])
         params = dict(static)
+        taken = {}
         for (name, _), arg in zip(dynamic, block.args):
-            params[name] = wrap(arg)
+            if isinstance(name, tuple):  # a leaf of a Packed container
+                taken.setdefault(name[0], []).append(wrap(arg))
+            else:
+                params[name] = wrap(arg)
+        for name, values in taken.items():
+            params[name] = static[name].rebuild(values)
         record = KernelTrace(self.name, block_size)
         KernelTrace._stack.append(record)
         try:
@@ -110,8 +170,7 @@ class Kernel:
         finally:
             KernelTrace._stack.pop()
             b.pop_block()
-        symbol = f"{self.name}_{next(_symbols)}" if any(
-            s.startswith(f"{self.name}_module::") for s, _ in trace.kernels.values()) else self.name
+        symbol = _unique_symbol(trace, self.name)
         # The gpu.func's location: the kernel's name (the launch checks'
         # messages name it so), at its definition.
         code = getattr(self.fn, "__code__", None)
@@ -131,6 +190,18 @@ class Kernel:
             f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}} {name_loc}\n}}")
         dynamic_bytes = record.dynamic_smem.allocated_bytes if record.dynamic_smem else 0
         return f"{symbol}_module::@{symbol}", dynamic_bytes
+
+
+def _unique_symbol(trace: Trace, name: str) -> str:
+    """The kernel's symbol in the traced module: its name, or, when a
+    kernel of the trace already has it (another specialization, or another
+    kernel of the same name), `name_<i>` with the first free i from the
+    number of kernels traced so far, as FlyDSL numbers them."""
+    taken = {s.partition("_module::")[0] for s, _ in trace.kernels.values()}
+    symbol, i = name, len(trace.kernels)
+    while symbol in taken:
+        symbol, i = f"{name}_{i}", i + 1
+    return symbol
 
 
 def _attribute_text(value, where: str) -> str:
@@ -205,8 +276,9 @@ class Launcher:
 
     def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=None, stream=None) -> None:
         """Launch the kernel: `grid` and `block` are 1 to 3 dimensions (Python
-        ints or dynamic integers); `smem` is the bytes of dynamic LDS, by
-        default what the kernel's dynamic SharedAllocator hands out."""
+        ints, numerics of them, or dynamic integers); `smem` is the bytes of
+        dynamic LDS, by default what the kernel's dynamic SharedAllocator
+        hands out."""
 
         b = self.trace.builder
         index = parse_type("index")
@@ -218,33 +290,39 @@ class Launcher:
 
         def static(what, x):
             """x as a Python int when static, None when dynamic."""
-            if isinstance(x, IntTuple):
-                v = x.value
-                if isinstance(v, tuple):
-                    fail(f"{what} is the tuple {v}, not one integer")
-                return v
+            if isinstance(x, IntTuple) and isinstance(x.value, tuple):
+                fail(f"{what} is the tuple {x.value}, not one integer")
+            x = _static_int(x)
             if isinstance(x, nm.Numeric):
-                if isinstance(x, nm.Vector) or x.is_float:
+                if isinstance(x, nm.Vector) or not type(x).is_integer:
                     fail(f"{what} is a {type(x).__name__}, not an integer")
+                return None
+            if isinstance(x, IntTuple):
                 return None
             if isinstance(x, bool) or not isinstance(x, int):
                 fail(f"{what} is {x!r}, not an integer (a Python int or a dynamic integer)")
             return x
 
-        def as_index(x):
+        def as_index(x, value):
+            """The index operand of a dimension: its static `value`, or
+            the dynamic integer x cast to index (unsigned types unsigned)."""
+            if value is not None:
+                (v,) = b.op("arith.constant", [], [index], f"value = {value} : index")
+                return v
             if isinstance(x, IntTuple):
                 x = x.to_scalar()
-            if isinstance(x, nm.Numeric):
-                (v,) = b.op("arith.index_cast", [nm.convert(x, nm.Int32).ir], [index])
-                return v
-            (v,) = b.op("arith.constant", [], [index], f"value = {int(x)} : index")
+            if x.ir.type == index:
+                return x.ir
+            cast = "arith.index_castui" if type(x).signed is False else "arith.index_cast"
+            (v,) = b.op(cast, [x.ir], [index])
             return v
 
         def dims(what, x):
             x = tuple(x) if isinstance(x, (tuple, list)) else (x,)
             if not 1 <= len(x) <= 3:
                 fail(f"{what}={x} has {len(x)} dimensions; give 1 to 3")
-            x = x + (1,) * (3 - len(x))
+            # A raw SSA value (`n.ir_value()`) as the numeric it holds.
+            x = tuple(wrap(d) if isinstance(d, Value) else d for d in x) + (1,) * (3 - len(x))
             values = [static(f"{what} dimension {'xyz'[i]}", d) for i, d in enumerate(x)]
             for axis, v in zip("xyz", values):
                 # (Larger values than an index holds cannot reach the IR
@@ -255,14 +333,25 @@ class Launcher:
 
         grid, grid_static = dims("grid", grid)
         block, block_static = dims("block", block)
+        if isinstance(smem, Value):
+            smem = wrap(smem)
         smem_static = None if smem is None else static("smem", smem)
         if smem_static is not None and not _I32_MIN <= smem_static <= _I32_MAX:
             fail(f"smem={smem_static} bytes of dynamic LDS do not fit the launch's 32-bit size")
-        # A static block becomes the body's known block size only when the
-        # attribute can hold it; fly-check-launches rejects the others.
         block_size = self.kernel.known_block_size
-        if block_size is None and all(v is not None and 1 <= v <= _I32_MAX for v in block_static):
-            block_size = tuple(block_static)
+        if block_size is None:
+            # A static block becomes the body's known block size only when
+            # the attribute can hold it; fly-check-launches rejects the others.
+            if all(v is not None and 1 <= v <= _I32_MAX for v in block_static):
+                block_size = tuple(block_static)
+        else:
+            for axis, v, k in zip("xyz", block_static, block_size):
+                if v is not None and v != k:
+                    shown = ", ".join("?" if d is None else str(d) for d in block_static)
+                    raise KnownBlockSizeError(
+                        f"launch of kernel {name}: block=({shown}) differs from "
+                        f"known_block_size={block_size} in {axis} ({v} against {k}); the "
+                        "kernel is compiled for its known_block_size only", file, lineno)
         symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size,
                                                    self._attrs)
         if smem is None:
@@ -271,7 +360,8 @@ class Launcher:
             fail(f"smem={smem_static} bytes are fewer than the {dynamic_bytes} bytes the "
                  "kernel's SharedAllocator(static=False) hands out")
 
-        g, t = [as_index(d) for d in grid], [as_index(d) for d in block]
+        g = [as_index(d, v) for d, v in zip(grid, grid_static)]
+        t = [as_index(d, v) for d, v in zip(block, block_static)]
         line = "gpu.launch_func "
         if isinstance(stream, Stream) and stream.handle == 0:
             # fx.Stream(None) itself (the default of a @flyc.jit function

@@ -104,20 +104,29 @@ def shuffle_idx(value, lane, width):
     return _warp.shuffle("shuffle_idx", "idx", value, lane, width)
 
 
+class _NoBlockSizeError(TraceError, RuntimeError):
+    """fx.known_block_size() with no block size to give: a TraceError, and
+    the RuntimeError FlyDSL documents for it."""
+
+
 def known_block_size():
     """The kernel's block size (x, y, z) as Python ints: its
     `@flyc.kernel(known_block_size=...)`, or else the block of a launch
-    whose dimensions are all Python ints (the kernel is traced for it)."""
+    whose dimensions are all static (Python ints or numerics of them: the
+    kernel is traced for it). Also in a @flyc.jit helper the body calls.
+    Without one (outside a kernel body, or a launch with a dynamic block),
+    a TraceError that is the RuntimeError FlyDSL raises."""
     from ..tracing.trace import KernelTrace
 
     record = KernelTrace.current()
     if record is None:
-        raise TraceError("fx.known_block_size() is called outside of a @flyc.kernel body",
-                         *user_location()[:2])
+        raise _NoBlockSizeError("fx.known_block_size(): no compile-time block size outside of "
+                                "a @flyc.kernel body", *user_location()[:2])
     if record.block_size is None:
-        raise TraceError(f"fx.known_block_size(): kernel {record.name} has no compile-time "
-                         "block size; give @flyc.kernel(known_block_size=(x, y, z)) or launch "
-                         "it with a block of Python ints", *user_location()[:2])
+        raise _NoBlockSizeError(f"fx.known_block_size(): kernel {record.name} has no "
+                                "compile-time block size; give @flyc.kernel(known_block_size=(x, "
+                                "y, z)) or launch it with a block of Python ints (or numerics "
+                                "of them)", *user_location()[:2])
     return record.block_size
 
 
