@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import REPO_ROOT
@@ -124,8 +125,14 @@ def test_dump_ir_writes_every_stage(env, tmp_path):
     # an unbroken numbering.
     stages = [f for f in files if f.endswith(".mlir")]
     assert all(f.split("-", 1)[1] != ".mlir" for f in stages), stages
-    assert [int(f[:2]) for f in stages] == list(range(len(stages)))
-    isa = (tmp_path / "tiled_copy" / "tiled_copy_kernel_module.gfx942.s").read_text()
+    assert [int(f[:2]) for f in files] == list(range(len(files)))
+    # after the stages, numbered on: the device LLVM IR and the ISA of each
+    # module, FlyDSL's names (NN_..._final_isa.s), and the host function's
+    (isa_file,) = [f for f in files if f.endswith("_final_isa.s")]
+    assert isa_file[2:] == "_tiled_copy_kernel_module_final_isa.s", files
+    assert any(f[2:] == "_tiled_copy_kernel_module_llvm_ir.ll" for f in files)
+    assert files[-1][2:] == "_host_llvm_ir.ll"
+    isa = (tmp_path / "tiled_copy" / isa_file).read_text()
     assert "ds_write_b128" in isa and "s_barrier" in isa
     # Stage 00 is what crossed the boundary: the traced text, user locations.
     first = (tmp_path / "tiled_copy" / "00-input.mlir").read_text()
@@ -160,13 +167,48 @@ def test_debug_variables(env, tmp_path, capfd):
     mod = _load_example("tiled_copy_lds")
     *_, args = mod.arguments()
     flyc.compile(mod.tiled_copy, *args)
-    device = (tmp_path / "tiled_copy" / "tiled_copy_kernel_module.ll").read_text()
+    (device,) = (tmp_path / "tiled_copy").glob("*_tiled_copy_kernel_module_llvm_ir.ll")
+    device = device.read_text()
     assert "define amdgpu_kernel void @tiled_copy_kernel" in device
     assert "load <4 x float>" in device
     err = capfd.readouterr().err
     assert "// ISA of tiled_copy (gfx1100)" in err and "ds_store_b128" in err
     assert "// -----// IR Dump After FlyLayoutLowering (fly-layout-lowering)" in err
     assert "[flydsl] tiled_copy: traced and compiled for gfx1100" in err
+
+
+def test_the_dump_on_the_emulator_has_the_chips_isa(env, tmp_path):
+    """FLYDSL_DUMP_IR while the kernels run on the emulator: the stages and
+    ISA of the chip's compile, as on a GPU, and the emulator's own compile
+    in emulator/; the kernel still runs."""
+    env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", FLYDSL_DUMP_IR="1",
+        FLYDSL_DUMP_DIR=str(tmp_path), FLYDSL_RUNTIME_ENABLE_CACHE="0")
+    mod = _load_example("vector_add")
+    a = np.arange(64 * 128, dtype=np.float32).reshape(64, 128)
+    b = np.ones_like(a)
+    c = np.zeros_like(a)
+    mod.vector_add(a, b, c)
+    np.testing.assert_array_equal(c, a + b)
+    (isa,) = (tmp_path / "vector_add").glob("*_final_isa.s")
+    assert "global_load_dwordx4" in isa.read_text() or "buffer_load_dwordx4" in isa.read_text()
+    emulated = sorted(p.name for p in (tmp_path / "vector_add" / "emulator").iterdir())
+    assert emulated[0] == "00-input.mlir" and not any(n.endswith("_final_isa.s") for n in emulated)
+
+
+def test_a_compile_reads_the_environment_the_program_set(env, monkeypatch, tmp_path):
+    """os.environ set by the program before a compile applies to it (as in
+    FlyDSL), without Environment.reload()."""
+    env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_ENABLE_CACHE="0")
+    mod = _load_example("vector_add")
+    a = np.zeros((64, 128), dtype=np.float32)
+    flyc.compile(mod.vector_add, a, a, a)
+    assert not (tmp_path / "vector_add").exists()
+    monkeypatch.setenv("FLYDSL_DUMP_IR", "1")
+    monkeypatch.setenv("FLYDSL_DUMP_DIR", str(tmp_path))
+    monkeypatch.setenv("ARCH", "gfx1100")
+    compiled = flyc.compile(mod.vector_add, a, a, a)
+    assert compiled.options.arch == "gfx1100"
+    assert list((tmp_path / "vector_add").glob("*_final_isa.s"))
 
 
 def test_debug_info_reaches_the_pipeline(env, tmp_path):

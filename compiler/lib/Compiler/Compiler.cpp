@@ -145,6 +145,13 @@ public:
           [&](llvm::raw_ostream &os) { op->print(os); });
   }
 
+  /// The next numbered file after the stages, FlyDSL's way:
+  /// "NN_<what>" (NN_<module>_final_isa.s, NN_<module>_llvm_ir.ll).
+  void writeNext(const std::string &what,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
+    write(llvm::formatv("{0:2}_{1}", counter++, what).str(), print);
+  }
+
   void write(const std::string &name,
              llvm::function_ref<void(llvm::raw_ostream &)> print) {
     llvm::SmallString<256> path(dir);
@@ -409,8 +416,8 @@ llvm::Error translateHost(ModuleOp module, Artifact &artifact,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the host module is invalid: " + problems);
   if (dump)
-    dump->write("host.ll",
-                [&](llvm::raw_ostream &os) { host->print(os, nullptr); });
+    dump->writeNext("host_llvm_ir.ll",
+                    [&](llvm::raw_ostream &os) { host->print(os, nullptr); });
   llvm::raw_string_ostream bitcode(artifact.hostModule);
   llvm::WriteBitcodeToFile(*host, bitcode);
   return llvm::Error::success();
@@ -506,7 +513,8 @@ compileForChip(ModuleOp module, const CompileOptions &options,
     deviceIR = deviceLLVMIR(module);
   if (dump)
     for (const auto &[name, text] : deviceIR)
-      dump->write(name + ".ll", [&](llvm::raw_ostream &os) { os << text; });
+      dump->writeNext(name + "_llvm_ir.ll",
+                      [&](llvm::raw_ostream &os) { os << text; });
   if (llvm::Error err = runStage(Stage::Binary))
     return err;
 
@@ -529,8 +537,8 @@ compileForChip(ModuleOp module, const CompileOptions &options,
       if (!isa)
         llvm::consumeError(isa.takeError());
       else if (dump)
-        dump->write(object.moduleName + "." + object.chip + ".s",
-                    [&](llvm::raw_ostream &os) { os << *isa; });
+        dump->writeNext(object.moduleName + "_final_isa.s",
+                        [&](llvm::raw_ostream &os) { os << *isa; });
       if (isa && options.emitISA)
         blob.isa = std::move(*isa);
     }

@@ -1,7 +1,8 @@
 """The environment variables of SPEC §11 -- ours and the others FlyDSL
 documents (its utils/env.py and tests/README.md), with FlyDSL's meaning --
-read once per process (and again by `Environment.reload()`, which the
-tests use).
+read when first needed, and again when a compile starts and one of them
+has changed since (the program set it: `Environment.refresh()`), or by
+`Environment.reload()`.
 
 Booleans accept 1/true/yes/on and 0/false/no/off (any case); enumerated
 values any case; a malformed value is an error naming the variable.
@@ -20,12 +21,26 @@ from dataclasses import dataclass
 from ..tracing.errors import FlyDSLError
 from .emu_check import parse as _emu_check_parse
 
+# The variables read() reads, as it reads them: what refresh() compares.
+_READ: dict[str, None] = dict.fromkeys(("FLYDSL_GPU_ARCH", "HSA_OVERRIDE_GFX_VERSION"))
+
+
+def _get(name: str, default=None):
+    _READ.setdefault(name)
+    return os.environ.get(name, default)
+
+
+def _snapshot() -> tuple:
+    get = os.environ.get
+    return tuple(get(name) for name in _READ)
+
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
 def _bool(name: str, default: bool) -> bool:
-    text = os.environ.get(name)
+    text = _get(name)
     if text is None:
         return default
     value = text.strip().lower()
@@ -38,7 +53,7 @@ def _bool(name: str, default: bool) -> bool:
 
 
 def _int(name: str, default: int, low: int, high: int) -> int:
-    text = os.environ.get(name)
+    text = _get(name)
     if text is None or not text.strip():
         return default
     try:
@@ -53,7 +68,7 @@ def _int(name: str, default: int, low: int, high: int) -> int:
 
 def _choice(name: str, default: str | None, choices) -> str | None:
     """One of `choices`, given in any case (INFO is info, GFX942 gfx942)."""
-    text = os.environ.get(name)
+    text = _get(name)
     if text is None or not text.strip():
         return default
     by_lower = {choice.lower(): choice for choice in choices}
@@ -135,6 +150,7 @@ class Environment:
     emu_check: str = ""  # FLYDSL_EMU_CHECK, normalised (emu_check.parse)
 
     _current = None
+    _read_from = None  # the variables' values _current was read from
 
     @classmethod
     def current(cls) -> "Environment":
@@ -143,10 +159,20 @@ class Environment:
         return cls._current
 
     @classmethod
+    def refresh(cls) -> "Environment":
+        """current(), read again if a variable changed since (os.environ
+        set by the program itself): what a compile starts with, as FlyDSL
+        reads its environment when it compiles. Warm calls do not look."""
+        if cls._current is None or _snapshot() != cls._read_from:
+            cls.reload()
+        return cls._current
+
+    @classmethod
     def reload(cls) -> "Environment":
         from .. import _fly
 
         cls._current = cls.read()
+        cls._read_from = _snapshot()
         _fly.invalidate_dispatch()  # the warm calls' entries were made under the old one
         # FLYDSL_DEBUG_LOG_LEVEL: the level of the "flydsl" logger, which
         # writes to stderr unless the application gave it a handler.
@@ -191,7 +217,7 @@ class Environment:
             arch=_choice("ARCH", None, chips) or _detected_arch(chips),
             opt_level=_int("FLYDSL_COMPILE_OPT_LEVEL", 2, 0, 3),
             dump_ir=_bool("FLYDSL_DUMP_IR", False),
-            dump_dir=os.environ.get("FLYDSL_DUMP_DIR") or os.path.join(home, ".flydsl", "debug"),
+            dump_dir=_get("FLYDSL_DUMP_DIR") or os.path.join(home, ".flydsl", "debug"),
             dump_asm=_bool("FLYDSL_DEBUG_DUMP_ASM", False),
             debug_info=_bool("FLYDSL_DEBUG_ENABLE_DEBUG_INFO", False),
             print_after_all=_bool("FLYDSL_DEBUG_PRINT_AFTER_ALL", False),
@@ -202,16 +228,16 @@ class Environment:
             # "rocm" is FlyDSL's name of the HIP runtime.
             runtime_kind={"rocm": "hip"}.get(k, k) if (k := _choice(
                 "FLYDSL_RUNTIME_KIND", None, ["hip", "emu", "rocm"])) else None,
-            cache_dir=os.environ.get("FLYDSL_RUNTIME_CACHE_DIR") or os.path.join(home, ".flydsl", "cache"),
+            cache_dir=_get("FLYDSL_RUNTIME_CACHE_DIR") or os.path.join(home, ".flydsl", "cache"),
             enable_cache=_bool("FLYDSL_RUNTIME_ENABLE_CACHE", True),
-            compile_backend=(os.environ.get("FLYDSL_COMPILE_BACKEND") or "rocm").strip().lower(),
+            compile_backend=(_get("FLYDSL_COMPILE_BACKEND") or "rocm").strip().lower(),
             run_only=_bool("FLYDSL_RUNTIME_RUN_ONLY", False),
             print_origin_ir=_bool("FLYDSL_DEBUG_PRINT_ORIGIN_IR", False),
-            log_to_file=os.environ.get("FLYDSL_DEBUG_LOG_TO_FILE", ""),
+            log_to_file=_get("FLYDSL_DEBUG_LOG_TO_FILE", ""),
             autotune=_bool("FLYDSL_AUTOTUNE", False),
-            autotune_cache_dir=(os.environ.get("FLYDSL_AUTOTUNE_CACHE_DIR")
+            autotune_cache_dir=(_get("FLYDSL_AUTOTUNE_CACHE_DIR")
                                 or os.path.join(home, ".flydsl", "autotune")),
-            emu_check=_emu_check_parse(os.environ.get("FLYDSL_EMU_CHECK"),
+            emu_check=_emu_check_parse(_get("FLYDSL_EMU_CHECK"),
                                        "environment variable FLYDSL_EMU_CHECK"),
         )
 

@@ -4,6 +4,7 @@ emulator (which runs code compiled for an AMD arch)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from ... import _fly
@@ -107,13 +108,24 @@ class RocmBackend(BaseBackend):
             warnings.warn(f"compile hint llvm_options {dict(hints['llvm_options'])!r} is not "
                           "applied: this compiler does not set LLVM's command-line options "
                           "per compile, and compiles with LLVM's defaults", stacklevel=2)
-        return _fly.compile(module_text, self.target.arch, options.opt_level, options.dump_dir,
+        dump_dir = options.dump_dir
+        if dump_dir and options.emulator:
+            # FLYDSL_DUMP_IR on the emulator: the stages and the ISA of the
+            # chip's compile (what the kernel is on the GPU), and in
+            # emulator/ those of the host code the emulator runs.
+            self._compile(module_text, options, hints, dump_dir, emulator=False)
+            dump_dir = os.path.join(dump_dir, "emulator")
+            os.makedirs(dump_dir, exist_ok=True)
+        return self._compile(module_text, options, hints, dump_dir, options.emulator)
+
+    def _compile(self, module_text, options, hints, dump_dir, emulator):
+        return _fly.compile(module_text, self.target.arch, options.opt_level, dump_dir,
                             options.verify_each_pass, options.debug_info,
-                            options.print_after_all, options.emulator,
+                            options.print_after_all, emulator,
                             maxnreg=_count_hint(hints, "maxnreg"),
                             fast_math=bool(hints.get("fast_fp_math")),
                             unsafe_math=bool(hints.get("unsafe_fp_math")),
-                            emu_check=hints.get("emu_check", "") if options.emulator else "")
+                            emu_check=hints.get("emu_check", "") if emulator else "")
 
     def hash(self) -> str:
         return f"rocm:{self.target.arch}:wave{self.target.warp_size}"
