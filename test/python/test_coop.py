@@ -3,6 +3,10 @@ collectives and BlockReduce / BlockScan, run on the emulator for gfx942
 (wave64) and gfx1100 (wave32) and checked against numpy, for every
 ReductionOp on Int32 and Float32, scalars and Vectors, full waves and
 narrower width= groups; bad arguments are TraceErrors at the user's line.
+On gfx9 the warp names take coop.warp.rocdl's DPP forms for 32-bit
+scalars (checked in the traced IR and the ISA, and against the portable
+forms of fx.coop.universal); the block specializations are made on the
+host too, through the metaclass hook that picks the default algorithm.
 
 The inputs keep every result exact (small integers; powers of two for
 MUL), so the order of the folds cannot hide a wrong lane. The
@@ -11,6 +15,7 @@ specializations, run with /opt/flydsl-0.4.2 under COMPILE_ONLY=1)."""
 
 from __future__ import annotations
 
+import enum
 import re
 
 import numpy as np
@@ -20,6 +25,8 @@ from conftest import marker_lines
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
+from flydsl.compiler.backends import GPUTarget
+from flydsl.extension.coop.block._spec import BlockAlgorithmMeta
 from flydsl.tracing.errors import TraceError
 
 THIS_FILE = __file__
@@ -97,7 +104,7 @@ def make_warp_kernel(dtype, width, block):
 
 @pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
 @pytest.mark.parametrize("dtype", [fx.Int32, fx.Float32], ids=["Int32", "Float32"])
-@pytest.mark.parametrize("width", [None, 1, 4, 16, 32])
+@pytest.mark.parametrize("width", [None, 1, 2, 4, 8, 16, 32])
 def test_warp_collectives(chip, dtype, width):
     _, wave = chip
     block = 2 * wave
@@ -147,6 +154,138 @@ def test_warp_collectives_on_vectors_fold_elementwise(chip):
         _, exc, _ = group_reference(per_lane[:, i].copy(), fx.ReductionOp.ADD, wave)
         np.testing.assert_array_equal(got[0, :, i], agg)
         np.testing.assert_array_equal(got[1, :, i], exc)
+
+
+# -- coop.warp.rocdl: DPP on gfx9 -------------------------------------------------
+
+WIDTHS_64 = [2, 4, 8, 16, 32, None]
+
+
+def make_both_forms_kernel(width, block):
+    """Every op through fx.coop (the target's forms) and fx.coop.universal
+    (the portable ones), on Uint32 values: the unsigned identities (0 for
+    MAX, 0xffffffff for MIN) are the DPP moves' fill."""
+
+    @flyc.kernel
+    def both_forms(A: fx.Tensor, Out: fx.Tensor):
+        tid = fx.thread_idx.x
+        x = A[tid].bitcast(fx.Uint32)
+        row = 0
+        for op in OPS:
+            for ns in (fx.coop, fx.coop.universal):
+                inc, exc, agg = ns.warp_scan_with_aggregate(x, op, width=width)
+                for v in (ns.warp_reduce(x, op, width=width), inc, exc, agg):
+                    Out[row * block + tid] = v.bitcast(fx.Int32)
+                    row += 1
+
+    @flyc.jit
+    def run(A, Out):
+        both_forms(A, Out).launch(grid=(1, 1, 1), block=(block, 1, 1))
+
+    return run
+
+
+@pytest.mark.parametrize("chip", CHIPS[:1], indirect=True, ids=lambda c: c[0])
+@pytest.mark.parametrize("width", WIDTHS_64, ids=lambda w: f"w{w}")
+def test_dpp_forms_agree_with_the_portable_ones(chip, width):
+    block = 128
+    rng = np.random.default_rng(width or 64)
+    a = rng.integers(0, 2**32, block, dtype=np.uint64).astype(np.uint32)
+    a |= 1  # odd, so that the wrapping products never reach 0
+    out = np.zeros(len(OPS) * 2 * 4 * block, np.int32)
+    make_both_forms_kernel(width, block)(a.view(np.int32), out)
+    rows = out.view(np.uint32).reshape(len(OPS), 2, 4, block)
+    for k, op in enumerate(OPS):
+        inc, exc, agg = group_reference(a, op, width or 64)
+        np.testing.assert_array_equal(rows[k, 0], rows[k, 1], err_msg=f"{op}: fx.coop vs universal")
+        for j, expected in enumerate([agg, inc, exc, agg]):
+            np.testing.assert_array_equal(rows[k, 0, j], expected, err_msg=f"{op} output {j}")
+
+
+def compile_warp_kernel(arch, dtype, body, np_dtype=np.float32):
+    """The kernel `Out[t] = body(A[t])` for one wave of `arch`, compiled for
+    the chip (COMPILE_ONLY): its traced IR and ISA."""
+    wave = fx.num_warp_threads()
+
+    @flyc.kernel
+    def lone(A: fx.Tensor, Out: fx.Tensor):
+        tid = fx.thread_idx.x
+        Out[tid] = body(A[tid].to(dtype))
+
+    @flyc.jit
+    def run(A, Out):
+        lone(A, Out).launch(grid=(1, 1, 1), block=(wave, 1, 1))
+
+    a = np.ones(wave, np_dtype)
+    return flyc.compile(run, a, a.copy())
+
+
+LANE_PIPE = ("ds_swizzle_b32", "ds_bpermute_b32", "ds_permute_b32")
+
+
+def lane_pipe_ops(isa):
+    return sum(line.count(op) for line in isa.splitlines() for op in LANE_PIPE)
+
+
+@pytest.mark.parametrize("arch, dtype, dpp", [
+    ("gfx942", fx.Int32, True), ("gfx942", fx.Float32, True), ("gfx950", fx.Uint32, True),
+    ("gfx942", fx.Int16, False), ("gfx942", fx.Int64, False), ("gfx942", fx.Float64, False),
+    ("gfx1100", fx.Int32, False), ("gfx1201", fx.Float32, False),
+], ids=lambda v: getattr(v, "__name__", str(v)))
+def test_which_form_each_target_and_type_takes(fly_env, arch, dtype, dpp):
+    fly_env(COMPILE_ONLY="1", ARCH=arch, FLYDSL_RUNTIME_KIND="hip")
+
+    def everything(ns):
+        def body(v):
+            inc, exc, agg = ns.warp_scan_with_aggregate(v, fx.ReductionOp.MAX, width=16)
+            return ns.warp_reduce(v, fx.ReductionOp.ADD) + inc + exc + agg
+        return body
+
+    dispatched = compile_warp_kernel(arch, dtype, everything(fx.coop)).module_text
+    portable = compile_warp_kernel(arch, dtype, everything(fx.coop.universal)).module_text
+    assert ("rocdl.update.dpp" in dispatched) == dpp
+    assert ("gpu.shuffle" in dispatched) == (not dpp)
+    assert "gpu.shuffle" in portable and "rocdl.update.dpp" not in portable
+
+
+@pytest.mark.parametrize("width", WIDTHS_64, ids=lambda w: f"w{w}")
+def test_dpp_folds_stay_off_the_lds_pipe(fly_env, width):
+    """gfx942's ISA: reduce and scan move lanes by DPP; the one exchange
+    DPP cannot make, xor 16 of a 32-lane reduce, is one ds_swizzle_b32."""
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+
+    def body(v):
+        inclusive, exclusive = fx.coop.warp_scan(v, fx.ReductionOp.ADD, width=width)
+        return fx.coop.warp_reduce(v, fx.ReductionOp.ADD, width=width) + inclusive + exclusive
+
+    isa = compile_warp_kernel("gfx942", fx.Float32, body).isa()
+    assert lane_pipe_ops(isa) == (1 if width == 32 else 0), isa
+    assert "row_shr:1" in isa
+
+
+def test_a_full_wave_reduce_reads_its_total_out_of_lane_63(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    isa = compile_warp_kernel(
+        "gfx942", fx.Float32, lambda v: fx.coop.warp_reduce(v, fx.ReductionOp.ADD)).isa()
+    for control in ("row_shr:1", "row_shr:8", "row_bcast:15", "row_bcast:31"):
+        assert control in isa, control
+    assert "v_readlane_b32" in isa and lane_pipe_ops(isa) == 0
+    portable = compile_warp_kernel("gfx942", fx.Float32, lambda v: fx.coop.universal.warp_reduce(
+        v, fx.ReductionOp.ADD, width=8)).isa()
+    assert "row_" not in portable and lane_pipe_ops(portable) == 3  # ds_bpermute per round
+    narrow = compile_warp_kernel("gfx942", fx.Int16, lambda v: fx.coop.warp_reduce(
+        v, fx.ReductionOp.ADD), np.int16).isa()
+    assert "row_bcast" not in narrow and lane_pipe_ops(narrow) == 6
+
+
+def test_warp_namespaces():
+    warp = fx.coop.warp
+    assert warp.rocdl.__all__ == warp.__all__
+    for name in warp.__all__:
+        portable = getattr(fx.coop.universal, name)
+        assert portable is getattr(warp.reduce if name == "warp_reduce" else warp.scan, name)
+        assert portable is not getattr(warp.rocdl, name)
+        assert getattr(fx.coop, name) is getattr(warp, name)
 
 
 # -- block scope ------------------------------------------------------------------
@@ -272,11 +411,171 @@ def test_specializations_and_storage_as_flydsl_0_4_2(chip):
         "BlockReduce[Float32, 128, WARP_REDUCTIONS]": w[1],
         "BlockScan[Float64, 32, WARP_SCANS]": w[2], "BlockReduce[Float64, 32, WARP_REDUCTIONS]": w[2],
         "raking": 1028}
-    assert fx.coop.universal.BlockScan is fx.coop.BlockScan
+    assert issubclass(fx.coop.universal.BlockScan, fx.coop.BlockScan)
     assert sorted(fx.coop.__all__) == sorted([
         "warp_reduce", "warp_inclusive_scan", "warp_exclusive_scan", "warp_scan",
         "warp_scan_with_aggregate", "BlockReduceAlgorithm", "BlockReduce", "BlockScanAlgorithm",
         "BlockScan"])
+
+
+@pytest.mark.parametrize("arch, wave", CHIPS)
+def test_block_specializations_on_the_host(fly_env, arch, wave):
+    """Off the trace, for the chip of ARCH; the wave is part of the cache
+    key, so the other chip's specializations are other classes."""
+    fly_env(ARCH=arch, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    reduce_algorithms = (fx.coop.BlockReduceAlgorithm.WARP_REDUCTIONS,
+                         fx.coop.BlockReduceAlgorithm.RAKING)
+    for n in (1, 2, 16, 32, 64, 256, 1024):
+        lanes = min(wave, n)
+        for cls, algorithms in ((fx.coop.BlockReduce, reduce_algorithms),
+                                (fx.coop.BlockScan, (fx.coop.BlockScanAlgorithm.WARP_SCANS,))):
+            for algorithm in algorithms:
+                s = cls[fx.Int32, n, algorithm]
+                assert (s.block_threads, s.warp_threads, s.num_warps) == (n, lanes, n // lanes)
+                assert s.algorithm is algorithm and s.block_size == (n, 1, 1)
+            assert cls[fx.Int32, n] is cls[fx.Int32, n, algorithms[0]]
+    spec = fx.coop.BlockReduce[fx.Float32, (16, 4, 2)]
+    assert spec.SharedStorage.__dsl_size_of__() == 4 * (128 // min(wave, 128))
+    other_arch, other_wave = next(c for c in CHIPS if c[0] != arch)
+    fly_env(ARCH=other_arch)
+    other = fx.coop.BlockReduce[fx.Float32, (16, 4, 2)]
+    assert other is not spec and other.warp_threads == other_wave
+
+
+class _Policy(enum.Enum):
+    NARROW = "narrow"
+    WIDE = "wide"
+    PLANNED = "planned"
+
+
+def _one_slot(dtype, block_threads, warp_threads):
+    return fx.Struct["slots": fx.Array[dtype, 1]]
+
+
+class _PolicyMeta(BlockAlgorithmMeta):
+    _algorithms = _Policy
+    _shared_storage = {_Policy.NARROW: _one_slot, _Policy.WIDE: _one_slot}
+
+
+@pytest.mark.parametrize("arch, wave", CHIPS)
+def test_a_block_collective_plugs_into_the_specialization(fly_env, arch, wave):
+    """A metaclass of BlockAlgorithmMeta with its policy enum, storage and
+    _default_algorithm_for hook: the hook is asked (with the GPUTarget
+    compiled for) only when no policy is named, its answer is part of the
+    cache key, and a policy without storage or a metaclass without the
+    hook is a NotImplementedError."""
+    fly_env(ARCH=arch, FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+    asked = []
+
+    class _ByWaveMeta(_PolicyMeta):
+        def _default_algorithm_for(cls, target):
+            asked.append(target)
+            return _Policy.NARROW if target.warp_size == 32 else _Policy.WIDE
+
+    class ByWave(metaclass=_ByWaveMeta):
+        block_threads = None
+
+    default = ByWave[fx.Float32, 128]
+    assert asked == [GPUTarget(backend="rocm", arch=arch, warp_size=wave)]
+    assert default.algorithm is (_Policy.NARROW if wave == 32 else _Policy.WIDE)
+    assert (default.warp_threads, default.num_warps) == (wave, 128 // wave)
+    assert ByWave[fx.Float32, 128, default.algorithm] is default
+    other = ByWave[fx.Float32, 128, _Policy.NARROW if wave == 64 else _Policy.WIDE]
+    assert other is not default and len(asked) == 1
+    with pytest.raises(NotImplementedError, match=r"_Policy\.PLANNED is not implemented") as e:
+        ByWave[fx.Float32, 128, _Policy.PLANNED]
+    assert isinstance(e.value, TraceError)
+
+    class Silent(metaclass=_PolicyMeta):
+        block_threads = None
+
+    with pytest.raises(NotImplementedError, match="does not define _default_algorithm_for"):
+        Silent[fx.Float32, 64]
+    assert Silent[fx.Float32, 64, _Policy.WIDE].algorithm is _Policy.WIDE
+    # The shipped collectives answer the same on every target.
+    for target in (GPUTarget("rocm", "gfx942", 64), GPUTarget("rocm", "gfx1201", 32)):
+        for cls, want in ((fx.coop.BlockReduce, fx.coop.BlockReduceAlgorithm.WARP_REDUCTIONS),
+                          (fx.coop.BlockScan, fx.coop.BlockScanAlgorithm.WARP_SCANS)):
+            assert type(cls)._default_algorithm_for(cls, target) is want
+
+
+def test_universal_block_collectives_fold_through_the_portable_warps(fly_env):
+    fly_env(COMPILE_ONLY="1", ARCH="gfx942", FLYDSL_RUNTIME_KIND="hip")
+    texts = {}
+    for ns in (fx.coop, fx.coop.universal):
+        @flyc.kernel
+        def block(A: fx.Tensor, Out: fx.Tensor):
+            reduce = ns.BlockReduce[fx.Int32, 128]
+            scan = ns.BlockScan[fx.Int32, 128]
+            smem = fx.SharedAllocator()
+            r = smem.allocate(reduce.SharedStorage).peek()
+            s = smem.allocate(scan.SharedStorage).peek()
+            tid = fx.thread_idx.x
+            Out[tid] = reduce(A[tid], fx.ReductionOp.ADD, storage=r) + scan.exclusive(
+                A[tid], fx.ReductionOp.ADD, storage=s)
+
+        @flyc.jit
+        def run(A, Out):
+            block(A, Out).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+        a = np.zeros(128, np.int32)
+        texts[ns] = flyc.compile(run, a, a.copy()).module_text
+    assert "rocdl.update.dpp" in texts[fx.coop] and "gpu.shuffle" not in texts[fx.coop]
+    assert "gpu.shuffle" in texts[fx.coop.universal]
+    assert "rocdl.update.dpp" not in texts[fx.coop.universal]
+    assert fx.coop.universal.BlockReduce[fx.Int32, 128] is not fx.coop.BlockReduce[fx.Int32, 128]
+    assert fx.coop.universal.BlockReduceAlgorithm is fx.coop.BlockReduceAlgorithm
+
+
+@pytest.mark.parametrize("chip", CHIPS, indirect=True, ids=lambda c: c[0])
+def test_block_collectives_take_an_integer_of_the_other_signedness(chip):
+    """A uint8 tensor's elements are Int8 (its element type is i8), as in
+    FlyDSL; BlockReduce[fx.Uint8, n] takes them as Uint8, so MAX and MIN
+    compare unsigned and ADD wraps at 8 bits."""
+    block = 128
+
+    @flyc.kernel
+    def bytes_(A: fx.Tensor, Out: fx.Tensor):
+        reduce = fx.coop.BlockReduce[fx.Uint8, fx.known_block_size()]
+        scan = fx.coop.BlockScan[fx.Uint8, fx.known_block_size()]
+        smem = fx.SharedAllocator()
+        r = smem.allocate(reduce.SharedStorage).peek()
+        s = smem.allocate(scan.SharedStorage).peek()
+        tid = fx.thread_idx.x
+        Out[tid] = reduce(A[tid], fx.ReductionOp.MAX, storage=r)
+        fx.barrier()
+        Out[block + tid] = reduce(A[tid], fx.ReductionOp.MIN, storage=r)
+        Out[2 * block + tid] = scan.inclusive(A[tid], fx.ReductionOp.ADD, storage=s)
+
+    @flyc.jit
+    def run(A, Out):
+        bytes_(A, Out).launch(grid=(1, 1, 1), block=(block, 1, 1))
+
+    a = np.random.default_rng(5).integers(1, 255, block).astype(np.uint8)
+    a[17], a[90] = 0, 255
+    out = np.zeros(3 * block, np.uint8)
+    run(a, out)
+    rows = out.reshape(3, block)
+    np.testing.assert_array_equal(rows[0], np.full(block, 255, np.uint8))
+    np.testing.assert_array_equal(rows[1], np.zeros(block, np.uint8))
+    np.testing.assert_array_equal(rows[2], np.cumsum(a, dtype=np.uint8))
+
+
+def test_a_dynamic_block_has_no_known_size(fly_env):
+    """FlyDSL documents fx.known_block_size()'s RuntimeError."""
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu", COMPILE_ONLY=None)
+
+    @flyc.kernel
+    def body(A: fx.Tensor):
+        fx.coop.BlockReduce[fx.Float32, fx.known_block_size()]
+
+    @flyc.jit
+    def run(A, n: fx.Int32):
+        body(A).launch(grid=(1, 1, 1), block=(n, 1, 1))
+
+    with pytest.raises(RuntimeError, match="kernel body has no compile-time block size") as e:
+        run(np.zeros(4, np.float32), 64)
+    assert isinstance(e.value, TraceError)
 
 
 # -- errors at the user's line ---------------------------------------------------

@@ -228,11 +228,16 @@ def test_a_kernel_reads_and_writes_device_tensors_on_any_stream(gpu):
         np.testing.assert_array_equal(y.cpu().numpy(), (x * 3.0).cpu().numpy())
 
 
-def test_num_warp_threads_on_the_host_is_the_emulated_chips(fly_env):
-    fly_env(ARCH="gfx942")
-    assert fx.num_warp_threads() == 64
-    fly_env(ARCH="gfx1201")
-    assert fx.num_warp_threads() == 32
+@pytest.mark.parametrize("arch,values", [
+    # what FlyDSL 0.4.2 answers for the same calls (COMPILE_ONLY=1, ARCH=<chip>)
+    ("gfx942", (64, 5, None, 64, 4)),
+    ("gfx1100", (32, 5, None, 32, 8)),
+])
+def test_host_side_values_are_flydsls(fly_env, arch, values):
+    fly_env(ARCH=arch)
+    reduce = fx.coop.BlockReduce[fx.Int32, 256]
+    assert (fx.num_warp_threads(), fx.Stream(5).value, fx.Stream(None).value,
+            reduce.warp_threads, reduce.num_warps) == values
 
 
 # --- the plugin, in pytest sessions of its own -------------------------------------

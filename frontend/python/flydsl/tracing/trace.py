@@ -54,6 +54,29 @@ def builder() -> Builder:
     return Trace.current().builder
 
 
+# The compile target, as the launch layer (flydsl.compiler.backends)
+# defines it: registered from above, so that fx and its extensions can ask
+# for it without importing that layer.
+_target_of = None
+
+
+def register_target_resolver(resolve) -> None:
+    """`resolve(arch or None)` -> the GPUTarget a compile of that chip (None:
+    the one a compile would choose now) is for."""
+    global _target_of
+    _target_of = resolve
+
+
+def current_target():
+    """The GPUTarget code is compiled for: the trace's chip, or off a trace
+    the one a compile would target now."""
+    if _target_of is None:
+        raise TraceError("the compile target is known once flydsl.compiler is imported",
+                         *user_location()[:2])
+    trace = Trace._stack[-1] if Trace._stack else None
+    return _target_of(trace.arch if trace is not None and trace.arch else None)
+
+
 class KernelTrace:
     """The kernel whose body is being traced: its block size when known at
     compile time, and the shared memory its body allocates."""

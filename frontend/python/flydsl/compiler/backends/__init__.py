@@ -9,6 +9,7 @@ import inspect
 
 from ... import _fly
 from ...tracing.errors import ArgumentError, FlyDSLError
+from ...tracing.trace import register_target_resolver
 from .base import BaseBackend, CompileOptions, GPUTarget
 
 _registry: dict = {}
@@ -80,6 +81,7 @@ def current_target() -> GPUTarget:
 from .rocm import RocmBackend  # noqa: E402
 
 register_backend("rocm", RocmBackend)
+register_target_resolver(lambda arch: get_backend(arch=arch or "").target)
 
 __all__ = ["BaseBackend", "CompileOptions", "GPUTarget", "compile_backend_name",
            "current_target", "get_backend", "register_backend"]

@@ -1,7 +1,7 @@
 """Cooperative algorithms over the threads of a launch (FlyDSL's
 `flydsl.extension.coop`, also `fx.coop`): one flat namespace for both scopes.
 
-Warp scope (the lanes of one wave, exchanged through shuffles, no LDS):
+Warp scope (the lanes of one wave, exchanged between lanes, no LDS):
 
     fx.coop.warp_reduce(x, fx.ReductionOp.ADD, width=32)
     fx.coop.warp_inclusive_scan / warp_exclusive_scan(x, op, width=, init=)
@@ -22,9 +22,10 @@ scope a Vector is folded elementwise across the lanes; at block scope it is
 a run of consecutive items of the thread (`scan.exclusive` of an
 `Int32x4` gives each of the four its own prefix).
 
-FlyDSL dispatches these names to per-target overrides (DPP sequences on
-gfx9) and keeps the portable forms in `coop.universal`; here the portable
-forms are the only ones, so `coop.universal` holds the same objects.
+The warp names are dispatched to the compile backend's forms: on ROCm
+`coop.warp.rocdl`, DPP moves on gfx9 for 32-bit scalars and the portable
+shuffles otherwise; BlockReduce and BlockScan fold through them.
+`coop.universal` has the same names with the portable forms throughout.
 """
 
 from . import block as block

@@ -6,6 +6,8 @@ rewriter, which does not reach flydsl's own functions."""
 from __future__ import annotations
 
 from ...tracing.control_flow import current as _control_flow
+from ...tracing.errors import TraceError
+from ...tracing.ir import user_location
 from ...tracing.trace import builder
 from ...expr import numeric as nm
 from ...expr._elementwise import element, fail, lanes
@@ -14,6 +16,16 @@ from ...expr.gpu import num_warp_threads, thread_idx
 from ...expr.math import max as _max
 from ...expr.math import min as _min
 from ...expr.typing import ReductionOp
+
+
+class CoopNotImplementedError(TraceError, NotImplementedError):
+    """A collective asked for something it names but does not do (a
+    planned algorithm, a policy class without a default): a TraceError at
+    the user's line that is also Python's NotImplementedError."""
+
+
+def not_implemented(message: str):
+    raise CoopNotImplementedError(message, *user_location()[:2])
 
 
 def check_op(api: str, op) -> None:

@@ -7,7 +7,7 @@ import enum
 from ....expr.gpu import barrier
 from ....expr.struct import Array, Struct
 from .._common import combine, linear_thread_id, thread_partial, when
-from ._spec import BlockAlgorithmMeta, BlockCollective
+from ._spec import BlockAlgorithmMeta, BlockCollective, api_name
 
 
 class BlockReduceAlgorithm(enum.Enum):
@@ -92,11 +92,15 @@ _ALGORITHMS = {
 
 class _BlockReduceMeta(BlockAlgorithmMeta):
     _algorithms = BlockReduceAlgorithm
-    _storage = {a: storage for a, (_, storage) in _ALGORITHMS.items()}
-    _default = BlockReduceAlgorithm.WARP_REDUCTIONS
+    _shared_storage = {a: storage for a, (_, storage) in _ALGORITHMS.items()}
+
+    def _default_algorithm_for(cls, target):
+        # The same on every target: WARP_REDUCTIONS needs one barrier and
+        # num_warps LDS slots where RAKING needs two and a slot per thread.
+        return BlockReduceAlgorithm.WARP_REDUCTIONS
 
     def __call__(cls, value, op, *, storage):
-        cls._check_call(f"fx.coop.{cls.__name__}", value, op, storage)
+        value = cls._checked_value(api_name(cls), value, op, storage)
         partial = thread_partial(value, op)
         reduce = _ALGORITHMS[cls.algorithm][0]
         return reduce(cls, partial, linear_thread_id(cls.block_size), storage, op)

@@ -9,7 +9,7 @@ from ....expr._elementwise import fail
 from ....expr.gpu import barrier
 from ....expr.struct import Array, Struct
 from .._common import combine, from_items, items, linear_thread_id, seed, select, when
-from ._spec import BlockAlgorithmMeta, BlockCollective
+from ._spec import BlockAlgorithmMeta, BlockCollective, api_name
 
 
 class BlockScanAlgorithm(enum.Enum):
@@ -54,11 +54,13 @@ def _storage_warp_scans(dtype, block_threads, warp_threads):
 
 class _BlockScanMeta(BlockAlgorithmMeta):
     _algorithms = BlockScanAlgorithm
-    _storage = {BlockScanAlgorithm.WARP_SCANS: _storage_warp_scans}
-    _default = BlockScanAlgorithm.WARP_SCANS
+    _shared_storage = {BlockScanAlgorithm.WARP_SCANS: _storage_warp_scans}
+
+    def _default_algorithm_for(cls, target):
+        return BlockScanAlgorithm.WARP_SCANS  # the one implemented, on every target
 
     def __call__(cls, *args, **kwargs):
-        fail(f"fx.coop.{cls.__name__} has two forms: call .inclusive(...) or .exclusive(...)")
+        fail(f"{api_name(cls)} has two forms: call .inclusive(...) or .exclusive(...)")
 
 
 class BlockScan(BlockCollective, metaclass=_BlockScanMeta):
@@ -101,7 +103,7 @@ class BlockScan(BlockCollective, metaclass=_BlockScanMeta):
 
     @classmethod
     def _scan(cls, form, value, op, storage, init):
-        cls._check_call(f"fx.coop.{cls.__name__}.{form}", value, op, storage)
+        value = cls._checked_value(f"{api_name(cls)}.{form}", value, op, storage)
         inclusive = form.startswith("inclusive")
         tid = linear_thread_id(cls.block_size)
         if not isinstance(value, nm.Vector):
