@@ -8,7 +8,7 @@
 #      directory moved away and no LD_LIBRARY_PATH or PYTHONPATH, from a
 #      directory outside the checkout: examples/vector_add.py on the CPU
 #      emulator, `flydsl env`, `fly-opt` and `fly-compile` from the venv's
-#      bin/; the RUNPATH of every installed ELF file holds only
+#      bin/, the pytest plugin's entry point; the RUNPATH of every installed ELF file holds only
 #      $ORIGIN-relative entries and the LLVM 22 library directory, and no
 #      installed file names the build directory or the checkout;
 #   3. `pip uninstall` removes every file it installed;
@@ -86,6 +86,22 @@ run_example() {
   [ "$(tail -n 1 <<<"$out")" = PASS ] || die "examples/vector_add.py (ARCH=$2) did not end with PASS:"$'\n'"$out"
   ! grep -Eq 'WRONG|FAIL' <<<"$out" || die "examples/vector_add.py (ARCH=$2) reported a wrong result:"$'\n'"$out"
   log "examples/vector_add.py on the $2 emulator: PASS ($(grep -c ': ok$' <<<"$out") shapes ok)"
+}
+
+# check_pytest_plugin VENV: the package registers its pytest plugin
+# (pytest11 entry point flydsl_emulated_gpu, switched on by
+# FLYDSL_EMULATED_GPU), and the modules it names are installed.
+check_pytest_plugin() {
+  local out
+  out=$(in_venv "$1" python -c '
+import importlib.metadata as md, importlib.util
+(ep,) = [e for e in md.entry_points(group="pytest11") if e.name == "flydsl_emulated_gpu"]
+assert ep.value == "flydsl.testing.pytest_entry", ep.value
+for name in ("flydsl.testing.pytest_entry", "flydsl.testing.emulated_gpu", "flydsl.testing.torch_cuda"):
+    assert importlib.util.find_spec(name), name
+print(ep.value)
+' 2>&1) || die "the pytest plugin's entry point is missing:"$'\n'"$out"
+  log "pytest11 entry point: flydsl_emulated_gpu = $out"
 }
 
 # check_commands VENV: the flydsl command and the tools, from VENV/bin.
@@ -228,6 +244,7 @@ check_elf_files "$WORK/files.txt"
 check_no_build_paths "$WORK/files.txt"
 run_example "$venv" gfx942
 check_commands "$venv"
+check_pytest_plugin "$venv"
 mv -T "$BUILD_DIR.away" "$BUILD_DIR"
 
 # --- 3. pip uninstall ------------------------------------------------------------
@@ -254,6 +271,7 @@ installed_files "$venv" "$WORK/files.txt"
 check_elf_files "$WORK/files.txt"
 run_example "$venv" gfx1100
 check_commands "$venv"
+check_pytest_plugin "$venv"
 uninstall_and_check "$venv" "$WORK/files.txt"
 [ -f "$REPO/frontend/python/flydsl/__init__.py" ] || die "the uninstall removed the checkout's sources"
 
