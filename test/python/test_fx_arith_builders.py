@@ -74,24 +74,17 @@ INT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("vector", [False, True], ids=["scalar", "vector"])
-@pytest.mark.parametrize("case", range(len(FLOAT_CASES)))
-def test_float_builders(case, vector):
-    fn, ref = FLOAT_CASES[case]
-    count = N * (4 if vector else 1)
-    a, b = _inputs(np.float32, count, 1), _inputs(np.float32, count, 2)
-    c = np.zeros(count, np.float32)
-    _run(a, b, c, fn, vector)
-    np.testing.assert_array_equal(c, ref(a, b))
+CASES = [(np.float32, c) for c in FLOAT_CASES] + [(np.int32, c) for c in INT_CASES]
 
 
 @pytest.mark.parametrize("vector", [False, True], ids=["scalar", "vector"])
-@pytest.mark.parametrize("case", range(len(INT_CASES)))
-def test_integer_builders_wrap(case, vector):
-    fn, ref = INT_CASES[case]
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_builders_give_numpys_values(case, vector):
+    """Floats rounded as numpy rounds, integers wrapping as numpy's int32."""
+    dtype, (fn, ref) = CASES[case]
     count = N * (4 if vector else 1)
-    a, b = _inputs(np.int32, count, 3), _inputs(np.int32, count, 4)
-    c = np.zeros(count, np.int32)
+    a, b = _inputs(dtype, count, 2 * case), _inputs(dtype, count, 2 * case + 1)
+    c = np.zeros(count, dtype)
     _run(a, b, c, fn, vector)
     with np.errstate(over="ignore"):
         np.testing.assert_array_equal(c, ref(a, b))
