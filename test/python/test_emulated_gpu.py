@@ -317,6 +317,24 @@ def test_the_plugin_runs_a_gpu_test_file_unmodified(tmp_path):
     assert out.returncode == 1
 
 
+def test_the_plugin_names_the_fly_opt_on_path(tmp_path):
+    """FlyDSL's tests find fly-opt through FLYDSL_FLY_OPT: the plugin names
+    the one on PATH (where pip puts it)."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "fly-opt").symlink_to(REPO_ROOT / "build" / "bin" / "fly-opt")
+    (tmp_path / "test_tool.py").write_text(
+        "import os\n\ndef test_fly_opt():\n"
+        f"    assert os.environ['FLYDSL_FLY_OPT'] == {str(tools / 'fly-opt')!r}\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("FLYDSL_FLY_OPT", "ARCH")}
+    env.update(PATH=f"{tools}{os.pathsep}{os.environ['PATH']}",
+               PYTHONPATH=str(REPO_ROOT / "frontend" / "python"))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-p", "flydsl.testing.emulated_gpu", str(tmp_path / "test_tool.py")],
+                         cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert "1 passed" in out.stdout, out.stdout + out.stderr
+
+
 def test_the_plugin_emulates_the_chip_arch_names(tmp_path):
     out = _session(tmp_path, "-p", "flydsl.testing.emulated_gpu", "-k", "add or wave",
                    env={"ARCH": "gfx1100"})

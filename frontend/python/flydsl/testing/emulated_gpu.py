@@ -7,7 +7,8 @@
 Tests written for torch's "cuda" device run on a machine without a GPU:
 their tensors live in host memory (flydsl.testing.torch_cuda says how
 torch is made to answer), and every kernel a `@flyc.jit` function launches
-runs on the CPU emulator for the chip `ARCH` names (default gfx942). The
+runs on the CPU emulator for the chip `ARCH` names (default gfx942), and
+FLYDSL_FLY_OPT names the fly-opt on PATH unless it is set. The
 plugin refuses to start, naming the cause, on an unknown `ARCH`, without the
 emulator, when `FLYDSL_RUNTIME_KIND` asks for HIP, and where torch sees a
 real GPU.
@@ -16,6 +17,7 @@ real GPU.
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -78,6 +80,11 @@ def activate() -> str:
     # flydsl.runtime.device.get_rocm_arch() answers for the emulated chip,
     # as it answers for the machine's GPU.
     os.environ["FLYDSL_GPU_ARCH"] = arch
+    # FlyDSL's tests find fly-opt through FLYDSL_FLY_OPT: the one pip put on
+    # PATH with the package.
+    fly_opt = shutil.which("fly-opt")
+    if fly_opt and not os.environ.get("FLYDSL_FLY_OPT"):
+        os.environ["FLYDSL_FLY_OPT"] = fly_opt
     try:
         torch_cuda.install(arch)
     except torch_cuda.EmulatedGPUError as err:
