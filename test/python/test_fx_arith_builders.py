@@ -66,6 +66,7 @@ FLOAT_CASES = [
 ]
 INT_CASES = [
     (lambda a, b: fx.arith.addi(a, b), lambda a, b: a + b),
+    (lambda a, b: fx.arith.subi(a, b, overflowFlags="none"), lambda a, b: a - b),
     (lambda a, b: fx.arith.muli(a, b), lambda a, b: a * b),
     (lambda a, b: fx.arith.maxsi(a, b), np.maximum),
     (lambda a, b: fx.arith.minsi(a, b), np.minimum),
@@ -120,7 +121,12 @@ def _python_number(a, b):
     return fx.arith.addi(a.to(fx.Int32), "three")  # L:python
 
 
+def _two_results(a, b):
+    return fx.arith.addf(a, b, results=[fx.T.f32, fx.T.f32])  # L:results
+
+
 @pytest.mark.parametrize("fn,marker,message", [
+    (_two_results, "results", "arith.addf has one result, not 2"),
     (_mixed, "mixed", "arith.addf: the operands must have one type, got f32 and f16"),
     (_ints_to_addf, "ints", "arith.addf takes floats, not Int32"),
     (_python_number, "python", "arith.addi: an operand must be a traced value"),

@@ -343,58 +343,47 @@ def _raw_operands(op, operands, kind):
     return values, cls
 
 
-def _results_ignored(op, results):
+def _raw(op, operands, kind, attrs, results):
+    """arith.<op> on the operands, one result of their type."""
     if results is not None and len(results) != 1:
         fail(f"arith.{op} has one result, not {len(results)}")
+    values, cls = _raw_operands(op, operands, kind)
+    return emit(f"arith.{op}", values, values[0], cls, attrs)
 
 
-def _float_builder(op, arity):
-    name = f"arith.{op}"
-
-    def build(*operands, fastmath=None, results=None, loc=None, ip=None):
-        _results_ignored(op, results)
-        values, cls = _raw_operands(op, operands, "float")
-        return emit(name, values, values[0], cls, fastmath_attr(fastmath))
-
-    if arity == 1:
-        def builder_fn(operand, *, fastmath=None, results=None, loc=None, ip=None):
-            return build(operand, fastmath=fastmath, results=results)
-    else:
-        def builder_fn(lhs, rhs, *, fastmath=None, results=None, loc=None, ip=None):
-            return build(lhs, rhs, fastmath=fastmath, results=results)
+def _named(builder_fn, op, kind):
     builder_fn.__name__ = builder_fn.__qualname__ = op
-    builder_fn.__doc__ = f"{name} on fx values of one float type (the dialect's builder)."
+    builder_fn.__doc__ = f"arith.{op} on fx values of one {kind} type (the dialect's builder)."
     return builder_fn
 
 
-def _int_builder(op, overflow):
-    name = f"arith.{op}"
-
-    def build(lhs, rhs, flags, results):
-        _results_ignored(op, results)
-        values, cls = _raw_operands(op, (lhs, rhs), "int")
-        attrs = f"overflowFlags = #arith.overflow<{flags}>" if flags else ""
-        return emit(name, values, values[0], cls, attrs)
-
-    if overflow:
-        def builder_fn(lhs, rhs, *, overflowFlags=None, results=None, loc=None, ip=None):  # noqa: N803
-            return build(lhs, rhs, overflowFlags, results)
-    else:
-        def builder_fn(lhs, rhs, *, results=None, loc=None, ip=None):
-            return build(lhs, rhs, None, results)
-    builder_fn.__name__ = builder_fn.__qualname__ = op
-    builder_fn.__doc__ = f"{name} on fx values of one integer type (the dialect's builder)."
-    return builder_fn
+def _float_binary(op):
+    return _named(lambda lhs, rhs, *, fastmath=None, results=None, loc=None, ip=None:
+                  _raw(op, (lhs, rhs), "float", fastmath_attr(fastmath), results), op, "float")
 
 
+def _int_binary(op):
+    return _named(lambda lhs, rhs, *, results=None, loc=None, ip=None:
+                  _raw(op, (lhs, rhs), "int", "", results), op, "integer")
+
+
+def _int_binary_overflow(op):
+    def overflow(flags):
+        return f"overflowFlags = #arith.overflow<{flags}>" if flags else ""
+
+    return _named(lambda lhs, rhs, *, overflowFlags=None, results=None, loc=None, ip=None:  # noqa: N803
+                  _raw(op, (lhs, rhs), "int", overflow(overflowFlags), results), op, "integer")
+
+
+negf = _named(lambda operand, *, fastmath=None, results=None, loc=None, ip=None:
+              _raw("negf", (operand,), "float", fastmath_attr(fastmath), results), "negf", "float")
 for _op in ("addf", "subf", "mulf", "divf", "remf", "minnumf"):
-    globals()[_op] = _float_builder(_op, 2)
-negf = _float_builder("negf", 1)
+    globals()[_op] = _float_binary(_op)
 for _op in ("addi", "subi", "muli", "shli"):
-    globals()[_op] = _int_builder(_op, True)
+    globals()[_op] = _int_binary_overflow(_op)
 for _op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
             "maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shrsi"):
-    globals()[_op] = _int_builder(_op, False)
+    globals()[_op] = _int_binary(_op)
 
 
 # -- ours ------------------------------------------------------------------------
