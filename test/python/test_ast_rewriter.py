@@ -83,6 +83,14 @@ def const_expr(x):
 # A fake dynamic value and a recording runtime
 # ---------------------------------------------------------------------------
 
+def _rewritten_caller():
+    """(file, line) of the innermost frame running rewritten code."""
+    frame = sys._getframe(1)
+    while frame is not None and not ar.is_rewritten_code(frame.f_code):
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame else (None, None)
+
+
 class Dyn:
     """A symbolic dynamic value: operations build expression tuples."""
 
@@ -95,7 +103,7 @@ class Dyn:
         return f"Dyn({self.expr!r})"
 
     def __bool__(self):
-        raise TraceError("a dynamic value used as a Python bool", *cf.traced_location())
+        raise TraceError("a dynamic value used as a Python bool", *_rewritten_caller())
 
     def _op(name):
         def f(self, other):

@@ -254,6 +254,8 @@ def resolve_callee(fn):
     return types.MethodType(new, fn.__self__)
 
 
+_cf.set_callee_resolver(resolve_callee)
+
 # ---------------------------------------------------------------------------
 # callee policy
 # ---------------------------------------------------------------------------

@@ -65,7 +65,8 @@ Hooks (`loc` is always `(filename, lineno, col)` of the user's construct)
   the first dynamic one on (the static operands before it were all truthy
   for `and`, all falsy for `or`, so they do not affect the result).
 - `callee(fn, loc)`: the function to call instead of `fn` (the rewritten
-  helper, see `ast_rewriter.resolve_callee`); the rewritten code then calls
+  helper, see `ast_rewriter.resolve_callee`, which the rewriter installs
+  with `set_callee_resolver`); the rewritten code then calls
   it with the original arguments.
 - `is_dynamic(v)`: `v.__fly_dynamic__` is true (classes are never dynamic;
   the attribute may be a property, as on layouts whose type is static).
@@ -94,7 +95,6 @@ from .errors import RewriteError, TraceError
 
 __all__ = [
     "UNDEF", "ControlFlowRuntime", "RUNTIME", "current", "use_runtime",
-    "traced_location",
 ]
 
 
@@ -234,8 +234,7 @@ class ControlFlowRuntime:
         return not x
 
     def callee(self, fn, loc=None):
-        from .ast_rewriter import resolve_callee
-        return resolve_callee(fn)
+        return _resolve_callee(fn)
 
     # -- errors the rewritten code raises -------------------------------
     def unsupported(self, message, loc=None) -> RewriteError:
@@ -401,27 +400,16 @@ class _RuntimeProxy:
 RUNTIME = _RuntimeProxy()
 
 
-def traced_location(depth: int = 1):
-    """`(filename, lineno)` of the innermost frame (from the caller of the
-    caller, `depth` frames up) that runs rewritten user code, else of the
-    innermost frame outside the flydsl package; `(None, None)` if none."""
-    from .ast_rewriter import FLYDSL_DIR, is_rewritten_code
-    frame = sys._getframe(depth + 1)
-    fallback = None
-    while frame is not None:
-        code = frame.f_code
-        if is_rewritten_code(code):
-            return code.co_filename, frame.f_lineno
-        if fallback is None and not _in_dir(code.co_filename, FLYDSL_DIR):
-            fallback = (code.co_filename, frame.f_lineno)
-        frame = frame.f_back
-    return fallback if fallback is not None else (None, None)
+def _no_rewriter(fn):
+    return fn
 
 
-def _in_dir(filename, directory) -> bool:
-    import os
-    try:
-        path = os.path.normcase(os.path.abspath(filename))
-    except (TypeError, ValueError):
-        return False
-    return path == directory or path.startswith(directory + os.sep)
+# The rewriter (ast_rewriter, which builds on this module) installs its
+# callee policy here when it is imported; until then callees run as written.
+_resolve_callee = _no_rewriter
+
+
+def set_callee_resolver(resolve) -> None:
+    """Install `resolve(fn) -> fn'`, what `callee` returns for `fn`."""
+    global _resolve_callee
+    _resolve_callee = resolve
