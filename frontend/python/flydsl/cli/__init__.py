@@ -11,6 +11,7 @@ import sys
 import time
 
 from . import layout
+from ._output import UserError, table
 
 __all__ = ["main"]
 
@@ -46,11 +47,6 @@ def _env_data():
     }
 
 
-def _table(rows):
-    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-
-
 def _cmd_env(args):
     data = _env_data()
     if args.json:
@@ -72,7 +68,7 @@ def _cmd_env(args):
     for c in data["chips"]:
         rows.append((c["name"], c["family"], c["wave_size"], c["lds_bytes"],
                      c["max_workgroup_size"], ",".join(c["matrix"]) or "-"))
-    print("\n".join(_table(rows)))
+    print("\n".join(table(rows)))
     return 0
 
 
@@ -143,10 +139,6 @@ def _cmd_cache(args):
     return 0
 
 
-class _UserError(Exception):
-    pass
-
-
 # ---------------------------------------------------------------- main
 
 def _parser():
@@ -179,7 +171,7 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.func(args)
-    except _UserError as err:
+    except UserError as err:
         print(f"flydsl {args.cmd}: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -24,7 +24,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _UserError, _table
+from ._output import UserError, table
 
 _log = logging.getLogger("flydsl")
 
@@ -86,7 +86,7 @@ def _split_arguments(args) -> list:
         _add_options(options)
         known, unknown = options.parse_known_args(head, namespace=args)
         if unknown:
-            raise _UserError(f"unrecognized arguments: {' '.join(unknown)} (arguments for the "
+            raise UserError(f"unrecognized arguments: {' '.join(unknown)} (arguments for the "
                               "script go after --)")
     return tail
 
@@ -104,7 +104,7 @@ def _arches(requested: list) -> list:
                 continue
             match = next((c for c in chips if c.lower() == name.lower()), None)
             if match is None:
-                raise _UserError(f"unknown arch '{name}' (the known chips: {', '.join(chips)})")
+                raise UserError(f"unknown arch '{name}' (the known chips: {', '.join(chips)})")
             if match not in arches:
                 arches.append(match)
     if arches:
@@ -115,7 +115,7 @@ def _arches(requested: list) -> list:
     try:
         return [Environment.read().arch]
     except FlyDSLError as err:
-        raise _UserError(str(err)) from None
+        raise UserError(str(err)) from None
 
 
 def _child_environment(arch: str) -> dict:
@@ -185,13 +185,13 @@ def _cmd_compile(args) -> int:
 
     script = os.path.abspath(args.script)
     if not os.path.isfile(script):
-        raise _UserError(f"no such script: {args.script}")
+        raise UserError(f"no such script: {args.script}")
     script_args = _split_arguments(args)
     arches = _arches(args.arch)
     try:
         Environment.current()  # the flydsl logger, at FLYDSL_DEBUG_LOG_LEVEL
     except FlyDSLError as err:
-        raise _UserError(str(err)) from None
+        raise UserError(str(err)) from None
 
     lock = threading.Lock()
 
@@ -215,7 +215,7 @@ def _cmd_compile(args) -> int:
         print(_summary(result))
         rows = resource_rows(result["compiles"])
         if rows:
-            print("\n".join(_table([HEADER] + rows)))
+            print("\n".join(table([HEADER] + rows)))
         failed = failed or result["error"] is not None
     sys.stdout.flush()
     return 1 if failed else 0

@@ -15,6 +15,7 @@ from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import builder
 from . import numeric as nm
 from .meta import tracing_context, tracing_option
+from ._late import late, provide
 
 
 def fail(message: str):
@@ -55,7 +56,7 @@ def fastmath_text(flags) -> str | None:
     value (combined with |), a string, an iterable of them, or None."""
     if flags is None:
         return None
-    from .arith import FastMathFlags
+    FastMathFlags = late.FastMathFlags  # fx.arith's enum
 
     if isinstance(flags, FastMathFlags):
         return str(flags)
@@ -269,3 +270,6 @@ def select(cond, a, b, fname: str = "select", promote: bool = False):
             fail(f"{fname}: a condition of {cond.ir.type} for values of {a.ir.type}")
     (v,) = builder().op("arith.select", [cond.ir, a.ir, b.ir], [a.ir.type])
     return wrap_like(v, a, element(a))
+
+
+provide(select_elementwise=select, emit=emit, fastmath_attr=fastmath_attr, compare=compare)

@@ -22,11 +22,14 @@ from __future__ import annotations
 import math
 
 from ..tracing.ir import parse_type
+from ..tracing.signature import is_constexpr
 from ..tracing.trace import builder
 from . import numeric as nm
 from ._core import wrap
 from ._elementwise import fail
-from ..tracing.signature import is_constexpr
+from ._late import provide
+from .primitive import cosize, get_dyn_shared, make_view
+from .typing import ComposedLayout, Layout
 from .struct import (Arena, CompositeKind, Storage, align_of, is_composite_type, is_struct_type,
                      retype, size_of)
 
@@ -59,7 +62,6 @@ class SharedAllocator(Arena):
                 fail(f"kernel {record.name} already has a SharedAllocator(static=False); "
                      "allocate everything of the dynamic LDS from that one")
             record.dynamic_smem = self
-            from .primitive import get_dyn_shared
             self._base = get_dyn_shared(nm.Uint8, base_alignment)
 
     @property
@@ -99,9 +101,6 @@ class SharedAllocator(Arena):
     def allocate_tensor(self, dtype, layout, align: int = 16):
         """A shared tensor of `dtype` with the static `layout` (a layout or a
         composed, e.g. swizzled, layout), `align`-byte aligned."""
-        from .primitive import cosize, make_view
-        from .typing import ComposedLayout, Layout
-
         if not isinstance(layout, (Layout, ComposedLayout)) or not layout.ir.type.is_static:
             fail("SharedAllocator.allocate_tensor: the layout must be a static Layout or "
                  "ComposedLayout")
@@ -113,3 +112,6 @@ class SharedAllocator(Arena):
         nbytes = max(1, math.ceil(elements * dtype.bits / 8))
         storage = self.allocate(nbytes, max(align, max(1, dtype.bits // 8)))
         return make_view(retype(storage._ptr, dtype), layout)
+
+
+provide(static_lds=_static_lds)

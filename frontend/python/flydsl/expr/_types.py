@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ..tracing.ir import Value, parse_type
 from . import numeric as nm
+from ._core import wrap
 from ._elementwise import fail
+from ._late import provide
 from .numeric import Vector
 
 _ALIAS_LANES = {
@@ -186,7 +188,8 @@ def as_dsl_value(value, exemplar=None):
     if isinstance(exemplar, nm.Numeric):
         return type(exemplar)(value)
     if str(value.type).startswith("!fly."):
-        from ._core import wrap
-
         return wrap(value)
     return nm.wrap(value)
+
+
+provide(as_dsl_value=as_dsl_value)

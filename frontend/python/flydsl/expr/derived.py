@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import numeric as nm
 from ._core import emit, expect, fail, int_tuple
 from ._ir_types import AddressSpace, MemRefType, MmaOperand
+from ._late import provide
 from .primitive import (copy, get_iter, get_layout, group, make_layout, make_ordered_layout,
                         make_tiled_copy, make_view, memref_alloca, prepend, rank, size,
                         tiled_copy_partition_dst, tiled_copy_partition_src, tiled_copy_retile,
@@ -185,3 +186,6 @@ def scatter(copy_atom, src_tensor, base_iter, offset_tensor, *, pred=None):
     dst_layout = atom.layout_dst_tv[1]
     for off, src_v, pred_v in _indexed_calls("scatter", offset_tensor, src_tensor, pred):
         copy(atom, src_v, make_view(base_iter + off, dst_layout), pred=pred_v)
+
+
+provide(ThrCopy=ThrCopy, ThrMma=ThrMma)

@@ -15,6 +15,7 @@ from ..tracing.trace import builder
 from . import _warp
 from . import numeric as nm
 from ._smem import SharedAllocator
+from ._late import provide
 
 __all__ = ["thread_idx", "lane_id", "block_idx", "block_dim", "grid_dim", "barrier",
            "shuffle_xor", "shuffle_up", "shuffle_down", "shuffle_idx", "known_block_size",
@@ -135,3 +136,6 @@ def num_warp_threads() -> int:
     gfx9, 32 on gfx11/gfx12); called on the host, outside any trace, the
     chip a compile would target now (ARCH, else the machine's GPU)."""
     return _warp.wave_lanes()
+
+
+provide(shuffle_xor=shuffle_xor)

@@ -67,6 +67,7 @@ import builtins
 import math as _pymath
 
 from . import numeric as nm
+from ._late import provide
 from ._elementwise import (FastmathScope, compare, convert, element, emit, fail, fastmath_attr,
                            intrinsic, is_static, select, unify)
 
@@ -796,3 +797,6 @@ def min(a, b, *, propagate_nan: bool = False):  # noqa: A001 - the fx.math name
 def max(a, b, *, propagate_nan: bool = False):  # noqa: A001 - the fx.math name
     """The larger of a and b (see `min`)."""
     return _minmax("max", a, b, propagate_nan)
+
+
+provide(exp2=exp2, math_abs=_abs, rsqrt=rsqrt, math_pow=_pow, floor=floor)

@@ -26,6 +26,8 @@ import functools
 import inspect
 import threading
 
+from ._late import late
+
 __all__ = ["tracing_context", "tracing_option", "dsl_loc_tracing", "dsl_wrap_result"]
 
 _frames = threading.local()
@@ -82,12 +84,10 @@ def dsl_wrap_result(target=None):
     """A decorator: the builder's results (one, or a tuple / list of them)
     come back as fx values, by their type, or as `target(value)` when a
     class is given (`@dsl_wrap_result(fx.Float32x4)`)."""
-    from ._types import as_dsl_value
-
     def decorate(op, cls):
         @functools.wraps(op)
         def wrapper(*args, **kwargs):
-            return as_dsl_value(op(*args, **kwargs), cls)
+            return late.as_dsl_value(op(*args, **kwargs), cls)
 
         return wrapper
 

@@ -47,6 +47,7 @@ import struct as _struct
 from ..tracing.errors import TraceError
 from ..tracing.ir import Value, parse_type, user_location
 from ..tracing.trace import Trace, builder
+from ._late import late
 
 __all__ = ["NumericMeta", "Numeric", "as_numeric", "Integer", "Float", "Boolean", "Int4", "Int8",
            "Int16", "Int32", "Int64", "Int128", "Uint8", "Uint16", "Uint32", "Uint64", "Uint128",
@@ -254,16 +255,12 @@ class Numeric(metaclass=NumericMeta):
 
     def bitcast(self, dtype):
         """These bits as a value of `dtype` (of the same width)."""
-        from .arith import bitcast
-
-        return bitcast(self, dtype)
+        return late.bitcast(self, dtype)
 
     def select(self, true_value, false_value):
         """`true_value` where this condition holds, else `false_value`
         (a non-Boolean condition is `self != 0`); the two promote as the
         operands of arithmetic do."""
-        from ._elementwise import select
-
         cond = self if _element(self) is Boolean else self != 0
         if _is_static(cond) and not isinstance(true_value, Vector) \
                 and not isinstance(false_value, Vector):
@@ -271,24 +268,18 @@ class Numeric(metaclass=NumericMeta):
             common = promote(_class_of(true_value, "select"), _class_of(false_value, "select"))
             chosen = true_value if cond.host_value else false_value
             return common(chosen) if _is_static(chosen) else convert(chosen, common)
-        return select(cond, true_value, false_value, fname="select", promote=True)
+        return late.select_elementwise(cond, true_value, false_value, fname="select", promote=True)
 
     def maximumf(self, other):
         """The NaN-propagating float maximum (arith.maximumf)."""
-        from .arith import maximumf
-
-        return maximumf(self, other)
+        return late.maximumf(self, other)
 
     def minimumf(self, other):
         """The NaN-propagating float minimum (arith.minimumf)."""
-        from .arith import minimumf
-
-        return minimumf(self, other)
+        return late.minimumf(self, other)
 
     def exp2(self, *, fastmath=None):
-        from .math import exp2
-
-        return exp2(self, fastmath=fastmath)
+        return late.exp2(self, fastmath=fastmath)
 
     def addf(self, other, *, fastmath=None):
         """A float addition with these fastmath flags."""
@@ -296,16 +287,12 @@ class Numeric(metaclass=NumericMeta):
 
     def shrui(self, amount):
         """A logical right shift, keeping this value's type."""
-        from .arith import shrui
-
-        return shrui(self, amount)
+        return late.shrui(self, amount)
 
     def shuffle_xor(self, offset, width):
         """The value of lane `lane_id ^ offset` within segments of `width`
         lanes (a wave shuffle, as fx.shuffle_xor)."""
-        from .gpu import shuffle_xor
-
-        return shuffle_xor(self, offset, width)
+        return late.shuffle_xor(self, offset, width)
 
     # -- Python protocol ------------------------------------------------------
     def __bool__(self):
@@ -355,29 +342,25 @@ class Numeric(metaclass=NumericMeta):
     def __rrshift__(self, o): return _binary(o, self, "shr")
 
     def __neg__(self):
-        from ._elementwise import emit, fastmath_attr
-
         cls = _element(self)
         if cls is Boolean:
             _fail("unary minus is not defined on Boolean")
         if _is_static(self):
             return cls(-self.host_value)
         if cls.is_float:
-            return emit("arith.negf", [self], self, cls, fastmath_attr(None))
+            return late.emit("arith.negf", [self], self, cls, late.fastmath_attr(None))
         return _binary(0, self, "sub", literal_like=True)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        from .math import _abs
-
         if _is_static(self):
             if type(self) is Boolean:
                 _fail("abs is not defined on Boolean")
             return type(self)(abs(self.host_value))
 
-        return _abs("abs", self)
+        return late.math_abs("abs", self)
 
     def __invert__(self):
         cls = _element(self)
@@ -717,8 +700,6 @@ class Vector(Numeric):
         return Vector(self.ir, self._shape, cls)
 
     def _cast_op(self, name, op, target_type, kinds, fastmath=None):
-        from ._elementwise import fastmath_attr
-
         cls = _target_element(name, target_type, self.numel)
         ok = {"float": cls.is_float and self._dtype.is_float,
               "int": cls.is_integer and self._dtype.is_integer and cls is not Index
@@ -730,7 +711,7 @@ class Vector(Numeric):
                 (op in ("arith.truncf", "arith.trunci") and cls.width >= self._dtype.width):
             _fail(f"Vector.{name}: cannot {name} a vector of {self._dtype.__name__} to "
                   f"{cls.__name__}")
-        fm = fastmath_attr(fastmath) if kinds == "float" else ""
+        fm = late.fastmath_attr(fastmath) if kinds == "float" else ""
         (v,) = builder().op(op, [self.ir], [Vector.make_type(self.numel, cls)], fm)
         return Vector(v, self._shape, cls)
 
@@ -763,16 +744,13 @@ class Vector(Numeric):
 
     def rsqrt(self, *, fastmath=None):
         """1 / sqrt of each element (fx.math.rsqrt)."""
-        from .math import rsqrt
-
-        return rsqrt(self, fastmath=fastmath)
+        return late.rsqrt(self, fastmath=fastmath)
 
     def select(self, true_value, false_value):
         """Lane-wise: `true_value` where this vector of conditions holds."""
-        from ._elementwise import select
-
         cond = self if self._dtype is Boolean else self != 0
-        return select(cond, true_value, false_value, fname="Vector.select", promote=True)
+        return late.select_elementwise(cond, true_value, false_value, fname="Vector.select",
+                                       promote=True)
 
     def bitcast(self, dtype):
         """These bits as a vector of `dtype` elements (as many as fit)."""
@@ -792,8 +770,6 @@ class Vector(Numeric):
         add, mul, max, min) into a scalar, optionally starting from
         `init_val` (vector.reduction). Float max is maxnumf, min minimumf,
         as FlyDSL has them."""
-        from ._elementwise import fastmath_attr
-
         key = getattr(op, "value", op)
         if not isinstance(key, str) or key.lower() not in _REDUCE_KINDS:
             _fail(f"Vector.reduce: unknown operation {op!r} (add, mul, max, min)")
@@ -803,7 +779,7 @@ class Vector(Numeric):
         operands = [self.ir]
         if init_val is not None:
             operands.append(convert(init_val, cls).ir)
-        fm = fastmath_attr(fastmath) if cls.is_float else ""
+        fm = late.fastmath_attr(fastmath) if cls.is_float else ""
         if fm:
             attrs += ", " + fm
         (v,) = builder().op("vector.reduction", operands, [cls.type_handle()], attrs)
@@ -1019,17 +995,12 @@ def convert(x, cls):
         return constant(x, cls)
     if x.is_static() and not isinstance(x, Vector):
         return x if type(x) is cls else cls(x)  # folded: a static value of cls
-    from .arith import cast  # late: arith builds on this module
-
-    return cast(x, cls)
+    return late.cast(x, cls)
 
 
 def _round_to(x, dtype, rounding_mode):
-    from ._elementwise import emit, fastmath_attr
-    from .arith import RoundingMode
-
     src = _element(x)
-    if not isinstance(rounding_mode, RoundingMode):
+    if not isinstance(rounding_mode, late.RoundingMode):
         _fail(f"to(): rounding_mode must be a fx.arith.RoundingMode, not {_describe(rounding_mode)}")
     if not (src.is_float and dtype.is_float):
         _fail(f"to(): rounding_mode is for float-to-float conversions, not {src.__name__} -> "
@@ -1040,8 +1011,8 @@ def _round_to(x, dtype, rounding_mode):
     if dtype.width >= src.width:
         return convert(x, dtype)  # exact: no rounding
     attrs = f"roundingmode = {int(rounding_mode.value)} : i32"
-    fm = fastmath_attr(None)
-    return emit("arith.truncf", [x], x, dtype, attrs + (", " + fm if fm else ""))
+    fm = late.fastmath_attr(None)
+    return late.emit("arith.truncf", [x], x, dtype, attrs + (", " + fm if fm else ""))
 
 
 # -- promotion ---------------------------------------------------------------------
@@ -1129,8 +1100,6 @@ def _prepare(x, cls, shape):
 
 
 def _binary(a, b, kind, fastmath=None, literal_like=False):
-    from ._elementwise import emit, fastmath_attr
-
     if _is_static(a) and _is_static(b):
         if literal_like:  # a front-end constant takes the numeric operand's type
             num = a if isinstance(a, Numeric) else b
@@ -1138,36 +1107,30 @@ def _binary(a, b, kind, fastmath=None, literal_like=False):
         return _fold(a, b, kind)
 
     a, b, cls = operands(a, b, kind, literal_like)
-    fm = fastmath_attr(fastmath)
+    fm = late.fastmath_attr(fastmath)
     if kind == "truediv" and not cls.is_float:
         f = Float64 if cls.width > 32 else Float32
         a, b, cls = convert(a, f), convert(b, f), f
     if kind == "pow":
-        from .math import _pow
-
-        return _pow(a, b, fastmath)
+        return late.math_pow(a, b, fastmath)
     if cls.is_float:
         if kind == "floordiv":
-            from .math import floor
-
-            return floor(emit("arith.divf", [a, b], a, cls, fm), fastmath=fastmath)
+            return late.floor(late.emit("arith.divf", [a, b], a, cls, fm), fastmath=fastmath)
         op = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf",
               "truediv": "arith.divf", "mod": "arith.remf"}[kind]
-        return emit(op, [a, b], a, cls, fm)
+        return late.emit(op, [a, b], a, cls, fm)
     signed = cls.signed and cls is not Index
     op = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli",
           "and": "arith.andi", "or": "arith.ori", "xor": "arith.xori", "shl": "arith.shli",
           "shr": "arith.shrsi" if signed else "arith.shrui",
           "floordiv": "arith.floordivsi" if signed else "arith.divui",
           "mod": "arith.remsi" if signed else "arith.remui"}[kind]
-    return emit(op, [a, b], a, cls)
+    return late.emit(op, [a, b], a, cls)
 
 
 def _compare(a, b, kind):
     """A Boolean, or for vectors a vector of Booleans (elementwise)."""
-    from ._elementwise import compare
-
     if _is_static(a) and _is_static(b):
         return _fold(a, b, kind)
     a, b, _ = operands(a, b, kind)
-    return compare(a, b, kind)
+    return late.compare(a, b, kind)

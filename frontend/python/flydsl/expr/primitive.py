@@ -23,6 +23,7 @@ from ._ir_types import (AddressSpace, AtomicOp, BasisType, CachePolicy, Composed
                         LayoutType, MemRefType, MmaAtomType, MmaOperand, MmaOpUniversalFMAType,
                         PointerType, SwizzleType, TiledCopyType, TiledMmaType, TileType,
                         element_type_text, handle, space_name)
+from ._late import late, provide
 from ._printf import printf
 from .typing import Basis, IntTuple, Layout, MmaAtom, Tensor, TiledMma
 
@@ -1128,11 +1129,10 @@ def _allocated_ptr(t, args, dict_attrs):
         return recast_iter(t, get_iter(frag))
     if space == "shared":
         from ..tracing.trace import KernelTrace
-        from ._smem import _static_lds
         record = KernelTrace.current()
         if record is None:
             fail("make_ptr", "a shared allocation is made inside a kernel")
-        raw = _static_lds(record, field("allocBytes"), field("allocAlign"))
+        raw = late.static_lds(record, field("allocBytes"), field("allocAlign"))
         return recast_iter(t, raw)
     fail("make_ptr", f"dict_attrs= allocates register or shared memory, not {space} memory")
 
@@ -1341,3 +1341,11 @@ def assume(result_type, dst, src):
 
 slice = slice_  # noqa: A001 - FlyDSL's name of fly.slice
 slice.__name__ = slice.__qualname__ = "slice"
+
+
+provide(idx2crd=idx2crd, get_flat_coord=get_flat_coord, get_1d_coord=get_1d_coord,
+        to_llvm_ptr=to_llvm_ptr, ptr_load=ptr_load, ptr_store=ptr_store, add_offset=add_offset,
+        make_view=make_view, memref_load=memref_load, memref_store=memref_store,
+        memref_load_vec=memref_load_vec, memref_store_vec=memref_store_vec,
+        atom_set_value=atom_set_value, tiled_copy_retile=tiled_copy_retile,
+        mma_make_fragment=mma_make_fragment)

@@ -41,6 +41,7 @@ from ..tracing.trace import builder
 from . import numeric as nm
 from ._core import FlyValue, emit, wrap
 from ._elementwise import fail
+from ._late import late
 
 __all__ = ["struct", "Struct", "union", "Union", "Array", "Align", "Storage", "Arena",
            "is_composite_type", "is_struct_type", "is_specializable_struct_type"]
@@ -199,8 +200,7 @@ class Array:
 
         def view(self, layout):
             """A tensor of the array's elements with `layout`."""
-            from .primitive import make_view
-            return make_view(self._ptr, layout)
+            return late.make_view(self._ptr, layout)
 
         def __repr__(self):
             return f"{type(self).__name__}({self._ptr.ir.type})"

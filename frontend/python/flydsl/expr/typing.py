@@ -16,7 +16,8 @@ from ..tracing.trace import builder
 from . import _core
 from . import numeric as nm
 from ._core import FlyValue, _emit, emit, fail, register, static_value
-from ._ir_types import AddressSpace, MmaOperand, space_name, wrap_type
+from ._ir_types import AddressSpace, MmaOperand, _split_tile, space_name, wrap_type
+from ._late import late
 from . import _types
 from ._types import *  # noqa: F401,F403
 from .numeric import Vector
@@ -296,7 +297,6 @@ def _tile_mode(text: str):
     if text == "*":
         return None
     if text.startswith("["):
-        from ._ir_types import _split_tile
         return tuple(_tile_mode(m) for m in _split_tile(text))
     if ":" in text:
         return static_value(f"!fly.layout<{text}>")
@@ -340,16 +340,13 @@ class Layout(_LayoutLike):
         return self.stride.is_static
 
     def get_hier_coord(self, index):
-        from .primitive import idx2crd
-        return idx2crd(index, self)
+        return late.idx2crd(index, self)
 
     def get_flat_coord(self, index):
-        from .primitive import get_flat_coord
-        return get_flat_coord(index, self)
+        return late.get_flat_coord(index, self)
 
     def get_1d_coord(self, index):
-        from .primitive import get_1d_coord
-        return get_1d_coord(index, self)
+        return late.get_1d_coord(index, self)
 
 
 @register("composed_layout")
@@ -446,18 +443,15 @@ class Pointer(_Memory):
 
     @property
     def llvm_ptr(self):
-        from .primitive import to_llvm_ptr
-        return to_llvm_ptr(self)
+        return late.to_llvm_ptr(self)
 
     def load(self, dtype=None):
         """The element here, or a vector of consecutive elements (`dtype` a
         vector type such as fx.Int32x4)."""
-        from .primitive import ptr_load
-        return ptr_load(self, result_type=dtype)
+        return late.ptr_load(self, result_type=dtype)
 
     def store(self, value):
-        from .primitive import ptr_store
-        return ptr_store(value, self)
+        return late.ptr_store(value, self)
 
     def __getitem__(self, offset):
         return (self + offset).load()
@@ -466,23 +460,20 @@ class Pointer(_Memory):
         (self + offset).store(value)
 
     def __add__(self, offset):
-        from .primitive import add_offset
-        return add_offset(self, offset)
+        return late.add_offset(self, offset)
 
     __radd__ = __add__
 
     def __sub__(self, offset):
-        from .primitive import add_offset
         if isinstance(offset, int) and not isinstance(offset, bool):
-            return add_offset(self, -offset)
+            return late.add_offset(self, -offset)
         if isinstance(offset, nm.Numeric):
-            return add_offset(self, -offset)
+            return late.add_offset(self, -offset)
         fail("Pointer -", f"the offset is an integer, not {offset!r}")
 
     def view(self, layout):
         """The tensor of this pointer and `layout`."""
-        from .primitive import make_view
-        return make_view(self, layout)
+        return late.make_view(self, layout)
 
 
 @register("memref")
@@ -535,26 +526,22 @@ class Tensor(_Memory):
         return self._query("fly.rank")
 
     def __getitem__(self, coord):
-        from .primitive import memref_load
         if _core.has_keep(coord):
             return emit("fly.slice", self, coord)
-        return memref_load(self, coord)
+        return late.memref_load(self, coord)
 
     def __setitem__(self, coord, value):
-        from .primitive import memref_store
         if _core.has_keep(coord):
             self[coord].store(value)
             return
-        memref_store(value, self, coord)
+        late.memref_store(value, self, coord)
 
     def load(self):
         """The whole tensor as a vector (element i at the layout's 1-D index i)."""
-        from .primitive import memref_load_vec
-        return memref_load_vec(self)
+        return late.memref_load_vec(self)
 
     def store(self, vector):
-        from .primitive import memref_store_vec
-        return memref_store_vec(vector, self)
+        return late.memref_store_vec(vector, self)
 
     def fill(self, value):
         """Every element set to `value`."""
@@ -573,13 +560,12 @@ class _Atom(_Typed):
 
     def set_value(self, field, value=None):
         """The atom with its run-time field `field` set (a dict sets several)."""
-        from .primitive import atom_set_value
         if isinstance(field, dict):
             result = self
             for k, v in field.items():
-                result = atom_set_value(result, k, v)
+                result = late.atom_set_value(result, k, v)
             return result
-        return atom_set_value(self, field, value)
+        return late.atom_set_value(self, field, value)
 
 
 @register("copy_atom")
@@ -619,15 +605,13 @@ class TiledCopy(_Atom):
 
     def get_slice(self, thr_idx):
         """Thread `thr_idx`'s view (partition_S / partition_D)."""
-        from .derived import ThrCopy
-        return ThrCopy(self, thr_idx)
+        return late.ThrCopy(self, thr_idx)
 
     def thr_slice(self, thr_idx):
         return self.get_slice(thr_idx)
 
     def retile(self, t):
-        from .primitive import tiled_copy_retile
-        return tiled_copy_retile(self, t)
+        return late.tiled_copy_retile(self, t)
 
 
 @register("tiled_mma")
@@ -648,23 +632,19 @@ class TiledMma(_Atom):
 
     def get_slice(self, thr_idx):
         """Thread `thr_idx`'s view (partition_A/B/C)."""
-        from .derived import ThrMma
-        return ThrMma(self, thr_idx)
+        return late.ThrMma(self, thr_idx)
 
     def thr_slice(self, thr_idx):
         return self.get_slice(thr_idx)
 
     def make_fragment_A(self, a, *, stages=None):
-        from .primitive import mma_make_fragment
-        return mma_make_fragment(MmaOperand.A, self, a, stages=stages)
+        return late.mma_make_fragment(MmaOperand.A, self, a, stages=stages)
 
     def make_fragment_B(self, b, *, stages=None):
-        from .primitive import mma_make_fragment
-        return mma_make_fragment(MmaOperand.B, self, b, stages=stages)
+        return late.mma_make_fragment(MmaOperand.B, self, b, stages=stages)
 
     def make_fragment_C(self, c, *, stages=None):
-        from .primitive import mma_make_fragment
-        return mma_make_fragment(MmaOperand.C, self, c, stages=stages)
+        return late.mma_make_fragment(MmaOperand.C, self, c, stages=stages)
 
     def set(self, field: str, value):
         """The tiled MMA with a run-time field of its atom set, e.g.
