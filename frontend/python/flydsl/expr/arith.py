@@ -47,6 +47,8 @@ from ._elementwise import (FastmathScope, cmp, compare, convert, element, emit, 
                            fastmath_attr, is_static, type_like, unify, wrap_like)
 from ._elementwise import select as _select
 from .numeric import Index  # noqa: F401 - fx.arith.Index, as before
+from ._late import provide
+from .utils.arith import ArithValue, _to_raw  # noqa: F401 - FlyDSL's fx.arith names
 
 __all__ = ["FastMathFlags", "RoundingMode", "fastmath", "cmpi", "cmpf", "max", "min", "maxnumf",
            "maximumf", "minimumf", "ceildiv", "shrui"]
@@ -523,3 +525,7 @@ def shr(x, n, *, arithmetic: bool | None = None):
         fail(f"fx.arith.shr takes integers, not {cls.__name__}")
     signed = cls.signed and cls is not Index if arithmetic is None else arithmetic
     return emit("arith.shrsi" if signed else "arith.shrui", [x, n], x, cls)
+
+
+provide(bitcast=bitcast, index_cast=index_cast, maximumf=maximumf, minimumf=minimumf, shrui=shrui, cast=cast,
+        RoundingMode=RoundingMode, FastMathFlags=FastMathFlags)
