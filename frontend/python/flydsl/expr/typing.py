@@ -21,6 +21,14 @@ from ._late import late
 from . import _types
 from ._types import *  # noqa: F401,F403
 from .numeric import Vector
+# FlyDSL's typing module also holds the numeric classes and the raw-value
+# arithmetic (outside its __all__); kernels import them from here.
+from .numeric import (  # noqa: F401
+    BFloat16, Boolean, Float, Float4E2M1FN, Float6E2M3FN, Float6E3M2FN, Float8E4M3,
+    Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E8M0FNU, Float16, Float32,
+    Float64, Index, Int4, Int8, Int16, Int32, Int64, Int128, Integer, Numeric, Uint8, Uint16,
+    Uint32, Uint64, Uint128, as_numeric)
+from .utils.arith import ArithValue, _to_raw, element_type  # noqa: F401
 
 __all__ = ["IntTuple", "Layout", "Swizzle", "ComposedLayout", "Pointer", "Tensor", "CopyAtom",
            "MmaAtom", "Tile", "TiledCopy", "TiledMma", "Vector", "Constexpr", "Stream", "Tuple3D",
