@@ -71,6 +71,21 @@ What is rewritten (in the function body, nested `def`s included)
   and `await` in the body, a target that is not a single name, and a
   `*args` range call are RewriteErrors at rewrite time (the message
   suggests `range_constexpr`).
+- FlyDSL's loop with explicit carried state, `for iv, state in range(a, b,
+  c, init=[...])` (or `X.range`, any 1 to 3 bounds) whose body ends in
+  `results = yield [...]` (or a bare `yield [...]`): `__fly_rt__.
+  for_range_init(start, stop, step, init, body_fn, names, values, loc=...,
+  yield_loc=..., state_arity=...)` (see control_flow.py). The yield
+  statement leaves the body: `body_fn(iv, state, *values)` assigns the
+  target (`iv, state`, with Python's unpacking), runs the body and
+  returns the yield's value (None for a bare `yield`, UNDEF without one)
+  and the values of `names` (the variables the body and the target bind);
+  after the call they are written back, then the yield's targets are
+  assigned the loop's results. The target must be a pair, the yield the
+  last statement of the body (a `yield` anywhere else, `break`,
+  `continue`, `return`, `else:` are RewriteErrors); `init=` on
+  `range_constexpr` is one too, as is a `yield` in a range loop without
+  `init=`.
 - `for ... in range_constexpr(...)` / `X.range_constexpr(...)` and loops
   over anything else: Python loops (bodies rewritten).
 - `while c:` -> `__fly_rt__.while_(cond_fn, body_fn, names, values, loc=...)`
@@ -499,6 +514,15 @@ def _stamp(new, src):
             elif isinstance(value, list):
                 todo.extend(v for v in value if isinstance(v, ast.AST))
     return new
+
+
+def _header(loop):
+    """The location of the header of a `for` loop (the statement's own ends
+    at its body's last line, which CPython gives a call of a method
+    stamped with it: a runtime hook's ops would be placed there)."""
+    it = loop.iter
+    return types.SimpleNamespace(lineno=loop.lineno, col_offset=loop.col_offset,
+                                 end_lineno=it.end_lineno, end_col_offset=it.end_col_offset)
 
 
 def _load(name):
@@ -1039,6 +1063,12 @@ class _Rewriter:
     # -- for --------------------------------------------------------------
     def s_For(self, s):
         kind = _range_kind(s.iter)
+        if kind and any(k.arg == "init" for k in s.iter.keywords):
+            if kind == "range":
+                return self.range_init_loop(s)
+            raise self.error("init= belongs to a traced `range(..., init=[...])` loop; "
+                             "range_constexpr(...) is a Python loop, which carries values in "
+                             "Python variables", s)
         if kind != "range":
             if kind == "constexpr":
                 ex = _ExprRewriter(self, True)
@@ -1055,35 +1085,14 @@ class _Rewriter:
             raise self.error(f"an `else:` clause on {construct}: {_RANGE_HINT}", s.orelse[0])
         if not isinstance(s.target, ast.Name):
             raise self.error(f"the target of {construct} must be a single name (the "
-                             "induction variable); unpack inside the body", s)
-        call = s.iter
-        if any(isinstance(a, ast.Starred) for a in call.args) \
-                or any(k.arg is None for k in call.keywords):
-            raise self.error(f"`*args`/`**kwargs` in the range() of {construct}: pass "
-                             "start, stop and step explicitly", s)
-        if isinstance(call.func, ast.Name) and call.keywords:
-            raise self.error("range() takes no keyword arguments", s)
-        n = len(call.args)
-        if not 1 <= n <= 3:
-            raise self.error(f"range() of {construct} takes 1 to 3 arguments, not {n}", s)
-        args = [self.expr(a) for a in call.args]
-        if n == 1:
-            start, stop, step = _const(0), args[0], _const(1)
-        elif n == 2:
-            start, stop, step = args[0], args[1], _const(1)
-        else:
-            start, stop, step = args
-        options = [(k.arg, self.expr(k.value)) for k in call.keywords]
+                             "induction variable); unpack inside the body (a loop that "
+                             "carries state explicitly is `for iv, state in range(lo, hi, "
+                             "step, init=[...])`)", s)
+        bounds, temps, options = self.range_call(s, construct)
         iv = s.target.id
         assigned = [x for x in _assigned(s.body) if x != iv]
         mutated = self.in_place(s.body, assigned, (iv,))
         names = assigned + mutated
-        bounds = []
-        temps = []
-        for what, e in (("start", start), ("stop", stop), ("step", step)):
-            t = self.fresh(what)
-            bounds.append(_stamp(ast.Assign(targets=[_store(t)], value=e), s))
-            temps.append(_load(t))
         self.scopes.append(_Scope("loop", construct, names))
         try:
             body_name = self.fresh("body")
@@ -1096,13 +1105,100 @@ class _Rewriter:
         kws = [self.loc_kw(s)] + self.mutated_kw(mutated)
         kws.append(ast.keyword(arg="iv", value=ast.Tuple(elts=[_const(iv), iv_value],
                                                          ctx=ast.Load())))
-        if options:
-            kws.append(ast.keyword(arg="options", value=ast.Dict(
-                keys=[_const(k) for k, _ in options], values=[v for _, v in options])))
+        kws.extend(options)
         call = _rt_call("for_range", temps + [_load(body_name), _strs(names), values], kws)
         out = bounds + [fn] + capture + [ast.Assign(targets=[_store(res)], value=call)]
         out.extend(self.write_back(names + [iv], res))
-        return [_stamp(x, s) for x in out]
+        return [_stamp(x, _header(s)) for x in out]
+
+    def range_call(self, s, construct, extra=()):
+        """The statements evaluating the bounds of the range() of loop `s`
+        (and the expressions of the keywords `extra`, in source order) into
+        temporaries; the temporaries; the `options=` keyword of the other
+        keywords (of `X.range(...)`), if any."""
+        call = s.iter
+        if any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            raise self.error(f"`*args`/`**kwargs` in the range() of {construct}: pass "
+                             "start, stop and step explicitly", s)
+        others = [k for k in call.keywords if k.arg not in extra]
+        if isinstance(call.func, ast.Name) and others:
+            raise self.error("range() takes no keyword arguments" + (
+                " but init=" if extra else ""), s)
+        n = len(call.args)
+        if not 1 <= n <= 3:
+            raise self.error(f"range() of {construct} takes 1 to 3 arguments, not {n}", s)
+        args = [self.expr(a) for a in call.args]
+        if n == 1:
+            args = [_const(0), args[0], _const(1)]
+        elif n == 2:
+            args.append(_const(1))
+        named = [(k.arg, self.expr(k.value)) for k in call.keywords if k.arg in extra]
+        bounds, temps = [], []
+        for what, e in list(zip(("start", "stop", "step"), args)) + named:
+            t = self.fresh(what)
+            bounds.append(_stamp(ast.Assign(targets=[_store(t)], value=e), s))
+            temps.append(_load(t))
+        options = [ast.keyword(arg="options", value=ast.Dict(
+            keys=[_const(k.arg) for k in others], values=[self.expr(k.value) for k in others]))
+        ] if others else []
+        return bounds, temps, options
+
+    def range_init_loop(self, s):
+        """`for iv, state in range(lo, hi, step, init=[...])`, its body ending
+        in `results = yield [...]`: __fly_rt__.for_range_init."""
+        construct = "a `for ... in range(..., init=...)` loop"
+        if s.orelse:
+            raise self.error(f"an `else:` clause on {construct}: {_RANGE_HINT}", s.orelse[0])
+        t = s.target
+        if not (isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 2
+                and not any(isinstance(e, ast.Starred) for e in t.elts)):
+            raise self.error(f"the target of {construct} is `iv, state`: the loop counter "
+                             "and the list of the carried values", s)
+        state = t.elts[1]
+        arity = len(state.elts) if isinstance(state, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in state.elts) else None
+        bounds, temps, options = self.range_call(s, construct, ("init",))
+        body, last = s.body[:-1], s.body[-1]
+        if isinstance(last, ast.Expr) and isinstance(last.value, ast.Yield):
+            yielded, result_targets = last.value, []
+        elif isinstance(last, ast.Assign) and isinstance(last.value, ast.Yield):
+            yielded, result_targets = last.value, last.targets
+        else:
+            body, yielded, result_targets = s.body, None, []
+        unpack = _stamp(ast.Assign(targets=[self.expr(t)], value=ast.Tuple(
+            elts=[_load("__fly_iv"), _load("__fly_state")], ctx=ast.Load())), t)
+        names = _assigned([unpack] + body)
+        out_name = self.fresh("yielded")
+        if yielded is None:
+            value = _rt("UNDEF")
+        else:
+            value = self.expr(yielded.value) if yielded.value is not None else _const(None)
+        self.scopes.append(_Scope("loop", construct, names))
+        try:
+            body_name = self.fresh("body")
+            body = [unpack] + self.block(body) + [
+                _stamp(ast.Assign(targets=[_store(out_name)], value=value), yielded or s)]
+            fn = self.gen_function(body_name, ["__fly_iv", "__fly_state"] + names,
+                                   [out_name] + names, body, s)
+        finally:
+            self.scopes.pop()
+        capture, values = self.capture(names, s)
+        res = self.fresh("res")
+        kws = [self.loc_kw(s)] + options
+        if yielded is not None:
+            kws.append(ast.keyword(arg="yield_loc", value=self.loc(yielded)))
+        if arity is not None:
+            kws.append(ast.keyword(arg="state_arity", value=_const(arity)))
+        call = _rt_call("for_range_init", temps + [_load(body_name), _strs(names), values], kws)
+        out = bounds + [fn] + capture + [ast.Assign(targets=[_store(res)], value=call)]
+        out.extend(self.write_back(names, res))
+        out = [_stamp(x, _header(s)) for x in out]
+        if result_targets:
+            item = ast.Subscript(value=_load(res), slice=_const(len(names)), ctx=ast.Load())
+            out.append(_stamp(ast.Assign(targets=[self.expr(x) for x in result_targets],
+                                         value=item), last))
+        return out
 
     # -- while ------------------------------------------------------------
     def s_While(self, s):
@@ -1215,8 +1311,16 @@ class _Rewriter:
         return out
 
 
-def _hint(scope):
-    return _RANGE_HINT if "range" in scope.construct else _WHILE_HINT
+def _hint(scope, node=None):
+    if "range" not in scope.construct:
+        return _WHILE_HINT
+    if not isinstance(node, ast.Yield):
+        return _RANGE_HINT
+    if "init=" in scope.construct:
+        return ("its `yield` is the last statement of the body (`results = yield [...]`), "
+                "outside any `if` or nested loop")
+    return ("a loop that carries values explicitly is `for iv, state in range(lo, hi, step, "
+            "init=[...])` ending in `results = yield [...]`; " + _RANGE_HINT)
 
 
 def _rewrite_defaults(ex, args):
@@ -1300,7 +1404,7 @@ class _ExprRewriter(ast.NodeTransformer):
             return node
         what = _describe(node)
         if sc.kind == "loop":
-            raise self.owner.error(f"{what} inside {sc.construct}: {_hint(sc)}", node)
+            raise self.owner.error(f"{what} inside {sc.construct}: {_hint(sc, node)}", node)
         msg = f"{what} inside an `if` whose condition is a dynamic value: {_BRANCH_HINT}"
         return _stamp(_rt_call("raise_unsupported", [_const(msg), self.owner.loc(node)]), node)
 

@@ -48,6 +48,22 @@ Hooks (`loc` is always `(filename, lineno, col)` of the user's construct)
   checks that the loop counter can replace it), so after the loop it has
   its last value, or the value before the loop when the loop ran no
   iteration, as in Python; an unbound one stays unbound (`UNDEF`).
+- `for_range_init(start, stop, step, init, body_fn, names, values, *, loc,
+  yield_loc=None, state_arity=None, options=None)`: FlyDSL's loop with
+  explicit carried state, `for iv, state in range(lo, hi, step,
+  init=[...]): ...; results = yield [...]`. `init` is the list (or tuple)
+  of carried values; `body_fn(iv, state, *values)` runs the body once (the
+  loop counter, the list of carried values, then `values` of `names`: the
+  variables the body assigns, its targets included) and returns `(yielded,
+  *values)`: `yielded` is the value of the yield's expression (None for a
+  bare `yield`, `UNDEF` when the body has none). `yield_loc` is where the
+  yield is, `state_arity` the number of names the target unpacks the state
+  into (None: one name). Returns the values of `names` after the loop, then
+  the loop's results (the one value, or a list of them, or None for none)
+  that the yield's targets receive. No variable is carried implicitly:
+  after the loop a variable has its value at the end of the body (FlyDSL's
+  semantics; a tracer replaces an SSA value of the body by a `LoopLocal`,
+  which fails where it is used). Calls `dynamic_for_init`.
 - `while_(cond_fn, body_fn, names, values, *, loc, mutated=())`:
   `cond_fn(*values)` is the condition, `body_fn(*values)` the new values.
   While the condition is a static true value, the body runs in Python; a
@@ -75,6 +91,8 @@ Dynamic methods a tracer implements
 -----------------------------------
     dynamic_if(cond, then_fn, else_fn, names, values, loc) -> tuple
     dynamic_for(start, stop, step, body_fn, names, values, loc[, options=]) -> tuple
+    dynamic_for_init(start, stop, step, init, body_fn, names, values, loc,
+                     yield_loc[, options=]) -> (results, values)
     dynamic_while(cond_fn, body_fn, names, values, loc) -> tuple
     dynamic_select(cond, a_thunk, b_thunk, loc) -> value
     dynamic_and(values, loc) / dynamic_or(values, loc) -> value
@@ -87,14 +105,13 @@ raises the TraceError "variable changes type across iterations".
 from __future__ import annotations
 
 import contextvars
-import sys
 from contextlib import contextmanager
 
 from .containers import is_container
 from .errors import RewriteError, TraceError
 
 __all__ = [
-    "UNDEF", "ControlFlowRuntime", "RUNTIME", "current", "use_runtime",
+    "UNDEF", "LoopLocal", "ControlFlowRuntime", "RUNTIME", "current", "use_runtime",
 ]
 
 
@@ -116,6 +133,53 @@ class _Undef:
 
 
 UNDEF = _Undef()
+
+
+def _failing(self, *args, **kwargs):
+    self.fail()
+
+
+class LoopLocal:
+    """What a variable holds after a `range(..., init=...)` loop when its
+    value at the end of the body was made inside the body (an SSA value of
+    the loop's region, which does not exist after the loop): any use of it
+    is a TraceError naming the line of the use, the variable and the loop.
+    Control flow that assigns the variable treats it as unbound."""
+
+    __slots__ = ("variable", "loop")
+
+    def __init__(self, variable: str, loop):
+        self.variable = variable  # the name, with the path of a leaf of a container
+        self.loop = loop  # (file, line, col) of the loop
+
+    def fail(self):
+        from .ir import user_location  # the frame walk of the tracing core
+
+        raise TraceError(
+            f"variable '{self.variable}' holds a value made inside the body of the "
+            f"`for ... in range(..., init=...)` loop at {self.loop[0]}:{self.loop[1]}, which "
+            "does not exist after the loop: carry it (add it to init=[...] and to the "
+            "`yield`, and read it from the loop's results)", *user_location()[:2])
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)  # a protocol probe, not a use
+        self.fail()
+
+    def __repr__(self) -> str:
+        return (f"<'{self.variable}' of the range(..., init=...) loop body at "
+                f"{self.loop[0]}:{self.loop[1]}>")
+
+    __hash__ = object.__hash__
+
+
+# Every operator and conversion of a LoopLocal is a use.
+for _op in ("bool", "iter", "len", "getitem", "setitem", "delitem", "call", "index", "int",
+            "float", "neg", "pos", "abs", "invert", "lt", "le", "gt", "ge", "eq", "ne",
+            "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+            "lshift", "rshift", "matmul", "radd", "rsub", "rmul", "rtruediv", "rfloordiv",
+            "rmod", "rpow", "rand", "ror", "rxor", "rlshift", "rrshift", "rmatmul"):
+    setattr(LoopLocal, f"__{_op}__", _failing)
 
 _NUMBERS = (bool, int, float)
 
@@ -163,7 +227,7 @@ class ControlFlowRuntime:
             # (its last value after it, as in Python), else dropped.
             iv_name, iv_value = iv
             inner = body_fn
-            if iv_value is UNDEF:
+            if iv_value is UNDEF or isinstance(iv_value, LoopLocal):
                 def body_fn(i, *vs):
                     return tuple(inner(i, *vs))[:n]
             else:
@@ -180,6 +244,21 @@ class ControlFlowRuntime:
         if iv is not None and len(out) == n:
             out += (UNDEF,)
         return out
+
+    def for_range_init(self, start, stop, step, init, body_fn, names, values, *, loc=None,
+                       yield_loc=None, state_arity=None, options=None):
+        names, values = tuple(names), tuple(values)
+        if not isinstance(init, (list, tuple)):
+            raise TraceError(f"init= of a range loop is the list of the values it carries, "
+                             f"not {type(init).__name__}", *_where(loc))
+        init = list(init)
+        if state_arity is not None and state_arity != len(init):
+            raise TraceError(f"the loop unpacks its carried state into {state_arity} names, "
+                             f"but init= has {len(init)} values", *_where(loc))
+        kwargs = {"options": dict(options)} if options else {}
+        results, out = self.dynamic_for_init(start, stop, step, init, body_fn, names, values,
+                                             loc, yield_loc, **kwargs)
+        return self._results("for ... in range(..., init=...) loop", names, out, loc) + (results,)
 
     def while_(self, cond_fn, body_fn, names, values, *, loc=None, mutated=()):
         names, values = tuple(names), tuple(values)
@@ -266,9 +345,11 @@ class ControlFlowRuntime:
         raise self._needs_tracer("an `if` on a dynamic condition (scf.if)", loc)
 
     def dynamic_for(self, start, stop, step, body_fn, names, values, loc, options=None):
-        raise TraceError(
-            "a `for ... in range(...)` loop is always traced (scf.for) and needs a "
-            "tracer; use `range_constexpr(...)` for a loop Python unrolls", *_where(loc))
+        raise _range_needs_tracer(loc)
+
+    def dynamic_for_init(self, start, stop, step, init, body_fn, names, values, loc, yield_loc,
+                         options=None):
+        raise _range_needs_tracer(loc)
 
     def dynamic_while(self, cond_fn, body_fn, names, values, loc):
         raise self._needs_tracer("a `while` loop on a dynamic condition (scf.while)", loc)
@@ -313,6 +394,12 @@ class ControlFlowRuntime:
     def activate(self):
         """A context manager installing this runtime as `current()`."""
         return use_runtime(self)
+
+
+def _range_needs_tracer(loc):
+    return TraceError("a `for ... in range(...)` loop is always traced (scf.for) and needs a "
+                      "tracer; use `range_constexpr(...)` for a loop Python unrolls",
+                      *_where(loc))
 
 
 def _in_place_only(names, values, mutated, prefix):

@@ -26,6 +26,20 @@ after a loop body (dicts and namespaces matched by key). Each leaf:
 Containers go into each branch and each body as copies (their leaves are
 the same objects), so a branch that changes a list in place changes the
 copy, whose new contents become the variable after the `if`.
+
+FlyDSL's loop with explicit state, `for iv, state in range(lo, hi, step,
+init=[...])` ending in `results = yield [...]`, is one scf.for over
+`index` (FlyDSL's type for it: the bounds are index_cast, `iv` is an
+fx.Index) whose iter_args are the init values, in order: fx values, raw
+SSA values, or Python numbers (constants of their own type: bool Boolean,
+int Int32, float Float32). `state` is the list of the block arguments and
+`results` the loop's results (one value, or a list of several), each as an
+object of its init value's class (a raw SSA value stays raw; one of a
+subclass of Value, such as ArithValue, is made of that class). The yield
+gives one value per init value, of its type (a Python number becomes a
+constant of it). Nothing else is carried: after the loop a variable has
+its value at the end of the body, except that an SSA value made in the
+body becomes a LoopLocal (control_flow.py), which fails where it is used.
 """
 
 from __future__ import annotations
@@ -34,7 +48,7 @@ from contextlib import contextmanager
 
 from .containers import Mismatch, describe_structure, flatten, leaf_paths, leaves_like, \
     copy_structure, unflatten
-from .control_flow import UNDEF, ControlFlowRuntime
+from .control_flow import UNDEF, ControlFlowRuntime, LoopLocal
 from .errors import TraceError
 from .ir import Block, Value, parse_type
 from .trace import builder
@@ -43,7 +57,9 @@ from .trace import builder
 class Values:
     """What the tracer needs of traced values. `flydsl.expr`, which sits
     above the tracer, registers these when it is imported:
-    - rewrap(like, value): an SSA value as an object of `like`'s class;
+    - rewrap(like, value): an SSA value as an object of `like`'s class (a
+      `like` that is no traced object, such as a raw SSA value, gives the
+      value's own class: an `index` value is an fx.Index);
     - condition(x): x as a scalar i1 value, or None if it cannot be one;
     - promote(x, other): the Python number x as a numeric (an SSA value) of
       other's type when other is a numeric, of the common type of the two
@@ -67,7 +83,11 @@ VALUES = Values()
 
 
 def _is_value(x) -> bool:
-    return hasattr(x, "ir") and isinstance(getattr(x, "ir"), Value)
+    return not isinstance(x, LoopLocal) and hasattr(x, "ir") and isinstance(getattr(x, "ir"), Value)
+
+
+def _is_dynamic(x) -> bool:
+    return not isinstance(x, type) and bool(getattr(x, "__fly_dynamic__", False))
 
 
 def _is_number(x) -> bool:
@@ -88,6 +108,8 @@ def _same(a, b) -> bool:
 
 
 def _describe(x) -> str:
+    if isinstance(x, Value):
+        return f"a raw SSA value of type {x.type}"
     if _is_value(x):
         return f"a {type(x).__name__} of type {x.ir.type}"
     shape = describe_structure(x)
@@ -263,7 +285,7 @@ class _Carry:
         self.entries = []  # per variable: None (unbound) or (tree, leaves)
         self.carried = []  # (variable, leaf) of each carried leaf
         for i, v in enumerate(values):
-            if v is UNDEF:
+            if v is UNDEF or isinstance(v, LoopLocal):  # unbound: local to the body
                 self.entries.append(None)
                 continue
             tree, leaves = flatten(v)
@@ -354,6 +376,128 @@ class _Carry:
         return self._rebuild(replace)
 
 
+def _check_step(step, loc):
+    """A Python step of a range loop is positive: scf.for counts up, so a
+    Python range counting down (or not at all) has no traced form."""
+    if isinstance(step, int) and step <= 0:
+        raise TraceError(f"the step of a traced range loop is positive (scf.for counts up), "
+                         f"not {step}: count up and compute the index from the counter, or "
+                         "use range_constexpr(...)", loc[0], loc[1])
+
+
+def _own_class(value: Value):
+    """An SSA value as the fx object of its type (fx.Index for an index)."""
+    return VALUES.rewrap(value, value)
+
+
+def _index_bound(x, what, loc):
+    """A bound of a range(..., init=...) loop as an `index` SSA value: a
+    Python int a constant, an integer value index_cast (as FlyDSL does)."""
+    b = builder()
+    index = parse_type("index")
+    if isinstance(x, int):
+        if not -2 ** 63 <= x < 2 ** 63:
+            raise TraceError(f"the {what} {x} of this range loop does not fit an index",
+                             loc[0], loc[1])
+        return b.op("arith.constant", [], [index], f"value = {int(x)} : index", loc=loc)[0]
+    if isinstance(x, float):
+        raise TraceError(f"the {what} of a range loop is an integer, not the float {x!r}",
+                         loc[0], loc[1])
+    v = x if isinstance(x, Value) else x.ir if _is_value(x) else None
+    if v is None or v.type.is_fly:
+        v = VALUES.loop_bound(x).ir  # an int tuple's scalar, or that hook's own error
+    if str(v.type) == "index":
+        return v
+    if not _is_integer_type(v.type):
+        raise TraceError(f"the {what} of a range loop is an integer, not {_describe(x)}",
+                         loc[0], loc[1])
+    return b.op("arith.index_cast", [v], [index], loc=loc)[0]
+
+
+def _is_integer_type(t) -> bool:
+    text = str(t)
+    return text[:1] == "i" and text[1:].isdigit() and text != "i1"
+
+
+def _ssa_number(x):
+    """The number of the SSA value `x` is or holds (%N), or None (a static
+    numeric is asked for none: its `ir` would make a constant)."""
+    v = x if isinstance(x, Value) else x.ir if _is_dynamic(x) and _is_value(x) else None
+    name = v.name if v is not None else ""
+    return int(name[1:]) if name[:1] == "%" and name[1:].isdigit() else None
+
+
+def _outlived(name, value, inside, loc):
+    """The value of variable `name` after a range(..., init=...) loop, from
+    its value at the end of the body: SSA values made in the body
+    (numbered in `inside`) become LoopLocals."""
+    if value is UNDEF or isinstance(value, LoopLocal):
+        return value
+    tree, leaves = flatten(value)
+    local = [_ssa_number(x) in inside for x in leaves]
+    if not any(local):
+        return value
+    paths = leaf_paths(tree)
+    return unflatten(tree, [LoopLocal(name + path, loc) if is_local else x
+                            for x, path, is_local in zip(leaves, paths, local)])
+
+
+class _Explicit:
+    """The values a range(..., init=...) loop carries: their SSA values and
+    types, and the objects (of each init value's class) of block arguments,
+    results and yielded values."""
+
+    def __init__(self, init, loc):
+        self.loc = loc
+        self.likes = []
+        for k, x in enumerate(init):
+            if _is_number(x):
+                x = VALUES.promote(x, x)  # a constant of the number's own type
+            if not (isinstance(x, Value) or _is_value(x)):
+                raise TraceError(f"init[{k}] of this range loop is {_describe(x)}: a loop "
+                                 "carries SSA values (fx numerics, vectors, other fx values, "
+                                 "raw SSA values) and Python numbers", loc[0], loc[1])
+            self.likes.append(x)
+        self.init = [x if isinstance(x, Value) else x.ir for x in self.likes]
+        self.types = [v.type for v in self.init]
+
+    def objects(self, values):
+        return [_rewrap(like, v) if not isinstance(like, Value) else v if type(like) is Value
+                else type(like)(v)  # a raw value with operators (ArithValue): of its class
+                for like, v in zip(self.likes, values)]
+
+    def yields(self, yielded, loc):
+        """The SSA values of the body's yield (`yielded`: its expression's
+        value, None for a bare `yield`, UNDEF when the body has none)."""
+        n = len(self.init)
+        if yielded is UNDEF:
+            if n:
+                raise TraceError(
+                    f"the body of this range(..., init=...) loop has no `yield`: it ends with "
+                    f"`results = yield [...]`, giving the {n} values it carries into the next "
+                    "iteration", self.loc[0], self.loc[1])
+            return []
+        items = [] if yielded is None else list(yielded) if isinstance(yielded, (list, tuple)) \
+            else [yielded]
+        if len(items) != n:
+            raise TraceError(f"this `yield` gives {len(items)} value(s), but the loop carries "
+                             f"{n} (the values of its init=)", loc[0], loc[1])
+        out = []
+        for k, (y, like, t) in enumerate(zip(items, self.likes, self.types)):
+            v = y
+            if _is_number(y):
+                exemplar = _own_class(like) if isinstance(like, Value) else like
+                v = VALUES.promote(y, exemplar)  # a constant of the carried type, if it has one
+            v = v if isinstance(v, Value) else v.ir if _is_value(v) else None
+            if v is None or v.type != t:
+                raise TraceError(
+                    f"this `yield` gives {_describe(y)} for carried value {k}, which the loop "
+                    f"carries as {t} (init[{k}] is {_describe(like)}): a carried value keeps "
+                    "its type", loc[0], loc[1])
+            out.append(v)
+        return out
+
+
 class Tracer(ControlFlowRuntime):
     # -- if ---------------------------------------------------------------
     def _branch(self, fn, values):
@@ -422,6 +566,7 @@ class Tracer(ControlFlowRuntime):
     def dynamic_for(self, start, stop, step, body_fn, names, values, loc, options=None):
         if options:
             raise TraceError(f"loop options {sorted(options)} are not supported yet", loc[0], loc[1])
+        _check_step(step, loc)
         lb, ub, st = (VALUES.loop_bound(x) for x in (start, stop, step))
         b = builder()
 
@@ -438,6 +583,30 @@ class Tracer(ControlFlowRuntime):
         results = b.op("scf.for", [lb.ir, ub.ir, st.ir] + carry.init, carry.types,
                        regions=[[block]], loc=loc)
         return carry.results(results)
+
+    def dynamic_for_init(self, start, stop, step, init, body_fn, names, values, loc, yield_loc,
+                         options=None):
+        if options:
+            raise TraceError(f"loop options {sorted(options)} are not supported yet", loc[0],
+                             loc[1])
+        _check_step(step, loc)
+        b = builder()
+        bounds = [_index_bound(x, what, loc) for x, what in
+                  ((start, "start"), (stop, "stop"), (step, "step"))]
+        carried = _Explicit(init, loc)  # the init values, made before the body's block
+        first = b._counter
+        block = b.push_block([parse_type("index")] + carried.types)
+        try:
+            iv = _own_class(block.args[0])
+            out = tuple(body_fn(iv, carried.objects(block.args[1:]), *values))
+            b.op("scf.yield", carried.yields(out[0], yield_loc or loc), loc=yield_loc or loc)
+        finally:
+            b.pop_block()
+        inside = range(first + 1, b._counter + 1)
+        results = carried.objects(b.op("scf.for", bounds + carried.init, carried.types,
+                                       regions=[[block]], loc=loc))
+        after = tuple(_outlived(name, v, inside, loc) for name, v in zip(names, out[1:]))
+        return (None if not results else results[0] if len(results) == 1 else results), after
 
     def dynamic_while(self, cond_fn, body_fn, names, values, loc):
         b = builder()
