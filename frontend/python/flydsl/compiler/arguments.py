@@ -1,5 +1,15 @@
-"""Arguments of @flyc.jit functions: what each one is at trace time and in
-the signature key.
+"""Arguments of @flyc.jit functions: the one home of what each one is.
+
+A jit function's parameters are described once, from its signature
+(`JitSignature`: which are Constexpr or streams, how a call binds, the
+native binding and dispatch kinds). A call's arguments are described once
+per new call signature, one `ArgumentSpec` record each (constexpr, stream,
+tensor, pointer, scalar or a value of the JitArgument protocol): the
+record is its part of the dispatch and disk-cache keys, the types of the
+host function's arguments it becomes and the value the traced body gets
+from them, and names it in errors. A compile's `PackingPlan` reads the
+records with the compiler's description of the argument block: how a
+call's values are checked and packed, in Python or by the native packer.
 
 A tensor (a numpy array, or anything with `__array_interface__` or
 `__dlpack__` and `shape`/`strides`) becomes a `!fly.memref` in global
@@ -14,11 +24,17 @@ code (and the key).
 
 from __future__ import annotations
 
+import inspect
 import math
+import sys
 from dataclasses import dataclass, field
 
 from .. import _fly
 from ..tracing.errors import ArgumentError, FlyDSLError, TraceError
+from ..tracing.ir import Value, user_location
+from ..tracing.signature import Stream, constexpr_type, is_constexpr, stream_handle
+from ..expr import numeric as nm
+from ..expr._core import wrap
 from ..expr._ir_types import AddressSpace
 
 # numpy dtype names -> MLIR element types
@@ -339,9 +355,6 @@ _ELEMENT_BITS = {"f32": 32, "f16": 16, "f64": 64, "bf16": 16, "i8": 8, "i16": 16
 
 
 def _fail(message: str):
-    from ..tracing.errors import ArgumentError
-    from ..tracing.ir import user_location
-
     raise ArgumentError(message, *user_location()[:2])
 
 
@@ -723,8 +736,6 @@ def _construct(constructor, value, where):
 
 
 def _location():
-    from ..tracing.ir import user_location
-
     return user_location()[:2]
 
 
@@ -744,3 +755,464 @@ def custom_abi_values(spec: CustomSpec, value, where: str) -> list:
         fill(jit_arg, slot)
         out.append(slot.value if hasattr(slot, "value") else list(slot))
     return out
+
+
+# -- signatures: evaluated once, bound per call ----------------------------------
+
+def evaluated_signature(fn) -> inspect.Signature:
+    """fn's signature with its annotations evaluated: under `from __future__
+    import annotations` they are strings, and fx.Constexpr[int] must still
+    be recognised. One that does not evaluate (a name defined later) is an
+    error naming it, not a silently ignored annotation."""
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except Exception as err:  # NameError, SyntaxError, ... from the annotation text
+        code = fn.__code__
+        raise TraceError(f"the annotations of {fn.__name__} do not evaluate: {err}",
+                         code.co_filename, code.co_firstlineno) from None
+
+
+def _parameters_text(signature) -> str:
+    parts = []
+    for p in signature.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            parts.append("*" + p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append("**" + p.name)
+        elif p.default is not p.empty:
+            parts.append(f"{p.name}={p.default!r}")
+        else:
+            parts.append(p.name)
+    return ", ".join(parts)
+
+
+def bind_arguments(signature, what: str, args, kwargs):
+    """`signature.bind` with defaults applied; a call that does not fit is
+    an ArgumentError naming `what` and its parameters, at the caller's line."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as err:
+        params = list(signature.parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = _parameters_text(signature)
+        if len(args) > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
+            required = sum(p.default is p.empty for p in positional)
+            most = len(positional)
+            count = str(most) if required == most else f"{required} to {most}"
+            message = (f"{what}() takes {count} positional argument{'s' if most != 1 else ''} "
+                       f"({names}), got {len(args)}")
+        else:
+            detail = str(err)
+            unknown = [k for k in kwargs if k not in signature.parameters
+                       or signature.parameters[k].kind is inspect.Parameter.POSITIONAL_ONLY]
+            if unknown and not any(p.kind is p.VAR_KEYWORD for p in params):
+                detail = f"got an unexpected keyword argument '{unknown[0]}'"
+            if detail.startswith("multiple values"):
+                detail = "got " + detail
+            message = f"{what}() {detail}; its parameters are ({names})"
+        raise ArgumentError(message, *user_location()[:2]) from None
+    bound.apply_defaults()
+    return bound
+
+
+# -- the parameters of a @flyc.jit function ------------------------------------
+
+_EMPTY = inspect.Parameter.empty
+
+
+class JitSignature:
+    """The parameters of a @flyc.jit function, described once from its
+    evaluated signature: how a call binds, the native warm path's binding
+    and dispatch key kinds, and per parameter how a call's argument for it
+    is described (`describe`: one ArgumentSpec each)."""
+
+    def __init__(self, function: str, signature: inspect.Signature):
+        self.function = function
+        self.signature = signature
+        self.names = tuple(signature.parameters)
+        parameters = list(signature.parameters.values())
+        self._parameters = {p.name: _Parameter(p, function) for p in parameters}
+        takes_positional = (inspect.Parameter.POSITIONAL_ONLY,
+                            inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        # [(name, default)] when every parameter takes a positional argument:
+        # the common call then binds without inspect
+        self._positional = (None if any(p.kind not in takes_positional for p in parameters)
+                            else [(p.name, p.default) for p in parameters])
+        # bindings/ArgumentPacker.cpp's binding: (names, defaults, the marker
+        # of no default); None unless every parameter is positional-or-keyword
+        self.binding = (None if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters)
+                        else (self.names, tuple(p.default for p in parameters), _EMPTY))
+        # the native dispatcher's key kind per parameter (ArgumentPacker.cpp)
+        self.dispatch_kinds = "".join(p.dispatch_kind for p in self._parameters.values())
+
+    def bind(self, args, kwargs, what: str | None = None) -> dict:
+        """A call's arguments by parameter name, defaults applied, in the
+        signature's order; an ArgumentError naming `what` (by default the
+        function) for a call that does not bind."""
+        positional = self._positional
+        if (not kwargs and positional is not None and len(args) <= len(positional)
+                and all(default is not _EMPTY for _, default in positional[len(args):])):
+            arguments = dict(zip([name for name, _ in positional], args))
+            for name, default in positional[len(args):]:
+                arguments[name] = default
+            return arguments
+        return bind_arguments(self.signature, what or self.function, args, kwargs).arguments
+
+    def describe(self, arguments: dict) -> tuple:
+        """The ArgumentSpec of each bound argument, in order."""
+        parameters = self._parameters
+        return tuple(parameters[name].describe(value) for name, value in arguments.items())
+
+
+class _Parameter:
+    """One parameter of a @flyc.jit function as its annotation declares it
+    (read once): a Constexpr (of a type), a stream, an fx numeric, or
+    anything (the value decides)."""
+
+    __slots__ = ("name", "where", "annotation", "constexpr", "constexpr_type", "stream",
+                 "numeric")
+
+    def __init__(self, parameter: inspect.Parameter, function: str):
+        annotation = parameter.annotation
+        self.name = parameter.name
+        self.where = f"argument '{parameter.name}' of {function}"
+        self.annotation = annotation
+        self.constexpr = is_constexpr(annotation)
+        want = constexpr_type(annotation) if self.constexpr else None
+        self.constexpr_type = want if isinstance(want, type) else None
+        self.stream = annotation is Stream
+        self.numeric = annotation if isinstance(annotation, type) and issubclass(
+            annotation, nm.Numeric) else None
+
+    @property
+    def dispatch_kind(self) -> str:
+        """c: keyed by its value; s: a stream, which never changes the code;
+        v: keyed by what the value is (its type, a tensor's layout)."""
+        return "c" if self.constexpr else "s" if self.stream else "v"
+
+    def describe(self, value) -> "ArgumentSpec":
+        """The ArgumentSpec of `value` passed for this parameter; an error
+        naming the argument for a value it cannot take."""
+        name, where = self.name, self.where
+        if self.constexpr:
+            want = self.constexpr_type
+            if want is not None and not isinstance(value, want):
+                raise TraceError(f"{where} is Constexpr[{want.__name__}] but got "
+                                 f"{type(value).__name__} {value!r}")
+            return ConstexprArgument(name, where, value)
+        if isinstance(value, Stream) or self.stream or _is_torch_stream(value):
+            stream_handle(value)  # an ArgumentError for what is no stream
+            return StreamArgument(name, where, "!llvm.ptr")
+        if isinstance(value, TensorDescriptor):
+            return TensorArgument(name, where, value.tensor_spec())
+        if isinstance(value, PointerDescriptor):
+            return PointerArgument(name, where, value.type_text())
+        custom = custom_spec(value, self.annotation, where)
+        if custom is not None:
+            return CustomArgument(name, where, custom)
+        if self.numeric is not None:
+            if not isinstance(value, (bool, int, float, nm.Numeric)):
+                raise TraceError(f"{where} is {self.numeric.__name__} but got "
+                                 f"{type(value).__name__} {value!r}")
+            return ScalarArgument(name, where, self.numeric.mlir_type)
+        if isinstance(value, nm.Numeric):
+            return ScalarArgument(name, where, value.mlir_type)
+        if isinstance(value, bool):
+            return ScalarArgument(name, where, "i1")
+        if isinstance(value, int):
+            return ScalarArgument(name, where, "i32")
+        if isinstance(value, float):
+            return ScalarArgument(name, where, "f32")
+        if isinstance(value, str):
+            raise TraceError(f"{where}: a str is not a kernel argument (expected a tensor, "
+                             "a number or a Constexpr)")
+        return TensorArgument(name, where, raw_tensor_spec(value, where))
+
+
+def _is_torch_stream(value) -> bool:
+    t = type(value)
+    return t.__name__ in ("Stream", "ExternalStream") and t.__module__.startswith("torch")
+
+
+# -- a call's arguments: one ArgumentSpec each -----------------------------------
+
+class ArgumentSpec:
+    """One argument of a @flyc.jit call, described once per call signature
+    (JitSignature.describe); every later step reads it:
+
+    - `key`: its part of the in-memory and disk-cache keys, (name, kind,
+      payload), the payload being what the compiled code depends on (a
+      Constexpr's value, a TensorSpec, a type's text, a CustomSpec);
+    - `host_names` / `host_types`: the arguments of the traced host function
+      it becomes (none for a Constexpr, `name#i` for the parts of a protocol
+      value), and `traced(values)` what the body receives, made of them;
+    - `where`: the argument as errors name it.
+
+    How a call's value is checked and packed is the PackingPlan's, which
+    reads these with the compiler's description of the argument block."""
+
+    kind = ""
+    __slots__ = ("name", "where", "payload", "key", "host_types", "host_names")
+
+    def __init__(self, name: str, where: str, payload):
+        self.name = name
+        self.where = where
+        self.payload = payload
+        self.key = (name, self.kind, payload)
+        self.host_types = self._host_types()
+        self.host_names = (name,) * len(self.host_types)
+
+    def _host_types(self) -> tuple:
+        return (self.payload,)  # the type's text
+
+    def traced(self, values):
+        """The value the traced body receives from its host arguments."""
+        return wrap(values[0])
+
+    def __repr__(self):
+        return f"{type(self).__name__}{self.key!r}"
+
+
+class ConstexprArgument(ArgumentSpec):
+    """A Constexpr: its value is specialised into the code (and the key)."""
+
+    kind = "constexpr"
+    __slots__ = ()
+
+    def _host_types(self) -> tuple:
+        return ()
+
+    def traced(self, values):
+        return self.payload
+
+
+class StreamArgument(ArgumentSpec):
+    """A stream: a pointer-sized handle, which never changes the code."""
+
+    kind = "stream"
+    __slots__ = ()
+
+    def traced(self, values):
+        return StreamValue(values[0])
+
+
+class TensorArgument(ArgumentSpec):
+    """A tensor (a descriptor, or a raw tensor with a dynamic layout): a
+    !fly.memref of its TensorSpec."""
+
+    kind = "tensor"
+    __slots__ = ()
+
+    def _host_types(self) -> tuple:
+        return (self.payload.type_text(),)
+
+
+class PointerArgument(ArgumentSpec):
+    """A from_c_void_p pointer: a !fly.ptr of its type."""
+
+    kind = "pointer"
+    __slots__ = ()
+
+
+class ScalarArgument(ArgumentSpec):
+    """A number: a dynamic scalar of its MLIR type."""
+
+    kind = "scalar"
+    __slots__ = ()
+
+
+class CustomArgument(ArgumentSpec):
+    """A value passed through the JitArgument protocol: one host argument
+    per IR type of its CustomSpec, the body's value rebuilt by its DslType."""
+
+    kind = "custom"
+    __slots__ = ()
+
+    def __init__(self, name: str, where: str, payload: CustomSpec):
+        super().__init__(name, where, payload)
+        self.host_names = tuple(f"{name}#{i}" for i in range(len(self.host_types)))
+
+    def _host_types(self) -> tuple:
+        return self.payload.types
+
+    def traced(self, values):
+        from .protocol import construct_from_ir_values
+
+        return construct_from_ir_values(self.payload.dsl_type, self.payload.exemplar, values)
+
+
+class StreamValue:
+    """A stream inside a traced host function (an !llvm.ptr argument)."""
+
+    def __init__(self, ir: Value):
+        self.ir = ir
+
+    @property
+    def value(self) -> "StreamValue":
+        """What FlyDSL kernels hand to `.launch(stream=stream.value)`: the
+        stream itself, as a launch takes it."""
+        return self
+
+
+def traced_parameters(specs, values) -> dict:
+    """The traced body's arguments by name: each ArgumentSpec's value, made
+    of its run of the host function's block arguments `values`."""
+    params, at = {}, 0
+    for spec in specs:
+        n = len(spec.host_types)
+        params[spec.name] = spec.traced(values[at:at + n])
+        at += n
+    return params
+
+
+def split_host_name(name: str) -> tuple[str, int]:
+    """(parameter, part) of a host argument's name (ArgumentSpec.host_names)."""
+    param, _, part = name.partition("#")
+    return param, int(part) if part else 0
+
+
+# -- packing a call's arguments --------------------------------------------------
+
+class PackingPlan:
+    """How a call's arguments fill the argument block of a compiled host
+    function, made once per compiled function from its ArgumentSpecs and
+    the compiler's description of the block (bindings/HostFunctionDict.h):
+    per host parameter, the ArgumentSpec it comes from, which part of it,
+    how it is packed (tensor, pointer, handle, scalar or custom) and what a
+    call's value is checked against. `values` packs in Python; the native
+    packer (bindings/ArgumentPacker.cpp) is made from `native_params`."""
+
+    def __init__(self, specs, host_function: dict, host_names: list):
+        self.specs = specs
+        by_name = {spec.name: spec for spec in specs}
+        self.entries = []  # per host parameter: (spec, part, kind, compiled for)
+        for index, parameter in enumerate(host_function["parameters"]):
+            name, part = split_host_name(host_names[index])
+            spec = by_name[name]
+            kind = parameter["kind"]
+            if spec.kind == "custom":
+                self.entries.append((spec, part, "custom", spec.payload))
+            elif kind == "tensor":
+                self.entries.append((spec, part, kind, CompiledTensor(parameter)))
+            elif kind == "pointer":  # as from_c_void_p names its type
+                self.entries.append((spec, part, kind, spec.payload if spec.kind == "pointer"
+                                     else parameter["type"]))
+            elif kind in ("handle", "scalar"):
+                self.entries.append((spec, part, kind, parameter["type"]))
+            else:
+                raise FlyDSLError(f"{spec.where} is of type {parameter['type']}, which a call "
+                                  "cannot pass")
+        # per slot of the block: (host parameter, its leaf: -1 the address)
+        self.slots = [(parameter, leaf) for _, _, parameter, leaf in host_function["slots"]]
+        self.constants = [spec for spec in specs if spec.kind == "constexpr"]
+
+    def values(self, arguments: dict, device: str | None) -> tuple[list, list]:
+        """(the block's slot values, per host parameter its value -- a
+        tensor's (address, leaves)) of a call's bound arguments, each checked
+        against what it was compiled for: a TraceError names the argument.
+        `device`: where tensors must be ("cpu" for the emulator)."""
+        for spec in self.constants:
+            value = arguments[spec.name]
+            if not _same_constant(value, spec.payload):
+                raise TraceError(f"{spec.where} is a Constexpr compiled as {spec.payload!r}, "
+                                 f"got {value!r}")
+        parameters = []
+        customs = {}
+        for spec, part, kind, compiled in self.entries:
+            value = arguments[spec.name]
+            if kind == "custom":
+                if spec.name not in customs:
+                    customs[spec.name] = custom_abi_values(compiled, value, spec.where)
+                parameters.append(customs[spec.name][part])
+            elif kind == "tensor":
+                parameters.append(compiled.leaves(value, spec.where, device))
+            elif kind == "pointer":
+                parameters.append(_pointer(value, compiled, spec.where))
+            elif kind == "handle":
+                parameters.append(value.handle if type(value) is Stream else stream_handle(value))
+            else:
+                parameters.append(_scalar(value, compiled, spec.where))
+        entries = self.entries
+        slots = []
+        for parameter, leaf in self.slots:
+            value = parameters[parameter]
+            if entries[parameter][2] == "tensor":
+                address, leaves = value
+                value = address if leaf < 0 else leaves[leaf]
+            slots.append(value)
+        return slots, parameters
+
+    def native_params(self) -> list | None:
+        """The native packer's description of the parameters, in order:
+        ("host", host parameter, torch dtype of a tensor) or ("constexpr",
+        value); None when one is only the Python path's (a protocol value)."""
+        host = {spec.name: index for index, (spec, part, kind, _) in enumerate(self.entries)
+                if kind != "custom" and part == 0}
+        if len(host) != len(self.entries):
+            return None
+        params = []
+        for spec in self.specs:
+            if spec.kind == "constexpr":
+                params.append(("constexpr", spec.payload))
+            elif spec.name in host:
+                compiled = self.entries[host[spec.name]][3]
+                params.append(("host", host[spec.name], _torch_dtype(compiled.element)
+                               if isinstance(compiled, CompiledTensor) else None))
+            else:
+                return None
+        return params
+
+
+def _torch_dtype(element: str):
+    """The torch.dtype whose tensors the native packer may take for
+    `element`: the signed one of each width (the Python path takes the
+    unsigned ones too, as the same element), None without torch."""
+    torch = sys.modules.get("torch")
+    name = ELEMENT_NAMES.get(element)
+    if torch is None or name is None:
+        return None
+    return getattr(torch, name, None)
+
+
+def _same_constant(value, compiled) -> bool:
+    if value is compiled:
+        return True
+    try:
+        return type(value) is type(compiled) and bool(value == compiled)
+    except Exception:
+        return False
+
+
+def _scalar(value, mlir_type: str, where: str):
+    """A scalar argument's value for the argument block, checked against the
+    type it was compiled for."""
+    if hasattr(value, "host_value"):  # an fx numeric made outside a trace
+        if value.mlir_type != mlir_type:
+            raise TraceError(f"{where} was compiled for a scalar of {mlir_type}, got "
+                             f"{type(value).__name__} ({value.mlir_type})")
+        return value.host_value
+    if mlir_type.startswith("i") and isinstance(value, int):
+        return value
+    if mlir_type.startswith(("f", "bf")) and isinstance(value, (int, float)) \
+            and not isinstance(value, bool):
+        return float(value)
+    article = "a" if mlir_type.startswith("b") else "an"
+    raise TraceError(f"{where} was compiled for {article} {mlir_type} scalar, got "
+                     f"{type(value).__name__} {value!r}")
+
+
+def _pointer(value, type_text: str, where: str) -> int:
+    """The address of a from_c_void_p argument compiled as `type_text`: a
+    descriptor of that pointer type, or, as FlyDSL takes them, the address
+    itself (an int, a `data_ptr()`) or a ctypes.c_void_p."""
+    if isinstance(value, PointerDescriptor):
+        if value.type_text() != type_text:
+            raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
+                             f"{value.type_text()}")
+        return value.address
+    address = raw_address(value)
+    if address is None:
+        raise TraceError(f"{where} was compiled for a pointer ({type_text}: flyc.from_c_void_p), "
+                         f"got {type(value).__name__} {value!r} (pass a from_c_void_p descriptor, "
+                         "an address below 2**64 or a ctypes.c_void_p)")
+    return address

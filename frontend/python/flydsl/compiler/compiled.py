@@ -1,13 +1,12 @@
 """What a compile gives: the code objects, the kernels' resources and the
-host module of a traced @flyc.jit signature, and calling it -- the packed
-argument block, checked against what it was compiled for, through the
-native packer (bindings/ArgumentPacker.cpp) or Python, into the host
-entry."""
+host module of a traced @flyc.jit signature, and calling it -- the argument
+block packed through the native packer (bindings/ArgumentPacker.cpp) or,
+by the PackingPlan of the arguments' descriptions (arguments.py), in
+Python, into the host entry."""
 
 from __future__ import annotations
 
 import atexit
-import inspect
 import json
 import re
 import sys
@@ -22,7 +21,7 @@ from ..tracing.errors import ArgumentError, FlyDSLError, TraceError, user_traceb
 from ..tracing.ir import user_location
 from .runtime import ensure_runtime
 from . import emu_check as _emu_check
-from ..tracing.signature import Stream, bind_arguments, stream_handle
+from ..tracing.signature import Stream
 from ..utils.file import atomic_write
 
 
@@ -58,9 +57,10 @@ class CompiledFunction:
                                 *user_location()[:2])
         self._call_state = call_state
         self._keepalive = keepalive
-        self.signature = None  # the jit function's, set by JitFunction
-        # what it was compiled for, per parameter (name, kind, spec), set by
-        # JitFunction; calls are checked against it
+        # the jit function's signature (its arguments.JitSignature) and what
+        # it was compiled for, one ArgumentSpec per argument: set by
+        # JitFunction; calls are bound by the one and checked against the other
+        self.signature = None
         self.specs = None
         self.options = None  # the CompileOptions, set by JitFunction
         self._entry = None
@@ -151,79 +151,34 @@ class CompiledFunction:
                                 "per signature)", *user_location()[:2]) from None
 
     def _bind(self, args, kwargs, what: str) -> dict:
-        if not kwargs and len(args) == len(self.signature.parameters):
-            return dict(zip(self.signature.parameters, args))
-        return bind_arguments(self.signature, what, args, kwargs).arguments
+        names = self.signature.names
+        if not kwargs and len(args) == len(names):
+            return dict(zip(names, args))
+        return self.signature.bind(args, kwargs, what)
 
     def _host_function(self) -> dict:
         (info,) = [f for f in self.host_functions if f["name"] == self.name]
         return info
 
     def _packing(self):
-        """(the argument block, per host parameter (Python parameter, part,
-        kind, what it was compiled for)), made once from the compiler's
-        description of the block."""
+        """(the argument block, the PackingPlan), made once from the
+        compiler's description of the block."""
         if self._packer is None:
             info = self._host_function()
-            specs = {n: (k, v) for n, k, v in self.specs or ()}
-            plan = []
-            for index, parameter in enumerate(info["parameters"]):
-                name, part = _host_argument(self.arg_names[index])
-                kind = parameter["kind"]
-                spec_kind, compiled = specs.get(name, (None, None))
-                if spec_kind == "custom":
-                    plan.append((name, part, "custom", compiled))
-                elif kind == "tensor":
-                    plan.append((name, part, "tensor", args_mod.CompiledTensor(parameter)))
-                elif kind == "pointer":  # as from_c_void_p names its type
-                    plan.append((name, part, kind, compiled if spec_kind == "pointer"
-                                 else parameter["type"]))
-                elif kind in ("handle", "scalar"):
-                    plan.append((name, part, kind, parameter["type"]))
-                else:
-                    raise FlyDSLError(f"argument '{name}' of {self.name} is of type "
-                                      f"{parameter['type']}, which a call cannot pass")
-            self._packer = (_fly.ArgumentBlock(info), plan)
+            self._packer = (_fly.ArgumentBlock(info),
+                            args_mod.PackingPlan(self.specs, info, self.arg_names))
             _holding_native.add(self)
         return self._packer
 
     def _pack(self, arguments) -> bytes:
         block, plan = self._packing()
-        for name, kind, compiled in self.specs or ():
-            if kind == "constexpr" and not _same_constant(arguments[name], compiled):
-                raise TraceError(f"argument '{name}' of {self.name} is a Constexpr "
-                                 f"compiled as {compiled!r}, got {arguments[name]!r}")
-        parameters = []  # per host parameter: its value, or (address, leaves)
-        customs = {}
-        extents = [] if self._emu_checked() else None  # checked emulation's tensors
-        for name, part, kind, compiled in plan:
-            value = arguments[name]
-            where = f"argument '{name}' of {self.name}"
-            if kind == "custom":
-                if name not in customs:
-                    customs[name] = args_mod.custom_abi_values(compiled, value, where)
-                parameters.append(customs[name][part])
-            elif kind == "tensor":
-                parameters.append(compiled.leaves(value, where, "cpu" if self.emulator else None))
-                if extents is not None:
-                    extents.append((*_emu_check.tensor_extent(value, parameters[-1][0]), name))
-            elif kind == "pointer":
-                parameters.append(_pointer(value, compiled, where))
-            elif kind == "handle":
-                parameters.append(value.handle if type(value) is Stream else stream_handle(value))
-            else:
-                parameters.append(_scalar(value, compiled, where))
-        values = []
-        for _, _, parameter, leaf in self._host_function()["slots"]:
-            value = parameters[parameter]
-            if plan[parameter][2] == "tensor":
-                address, leaves = value
-                value = address if leaf < 0 else leaves[leaf]
-            values.append(value)
-        if extents is not None:
-            self._extents = extents
+        slots, parameters = plan.values(arguments, "cpu" if self.emulator else None)
+        if self._emu_checked():  # the extents of a checked emulation's tensors
+            self._extents = [
+                (*_emu_check.tensor_extent(arguments[spec.name], parameters[index][0]), spec.name)
+                for index, (spec, _, kind, _) in enumerate(plan.entries) if kind == "tensor"]
         try:
-            return block.pack(values)
+            return block.pack(slots)
         except ValueError as err:
             raise ArgumentError(f"the arguments of {self.name} do not fit its argument "
                                 f"block: {err}", *user_location()[:2]) from None
@@ -259,25 +214,13 @@ class CompiledFunction:
         names the problem). False when the signature cannot use it."""
         if self.signature is None or self._entry is None or self._emu_checked():
             return False  # (a checked launch describes its tensors: Python's path)
-        binding = binding_of(self.signature)
+        binding = self.signature.binding
         if binding is None:
             return False
         block, plan = self._packing()
-        host = {name: index for index, (name, part, kind, _) in enumerate(plan)
-                if kind != "custom" and part == 0}
-        if len(host) != len(plan):  # a protocol value: its parts are Python's
+        params = plan.native_params()
+        if params is None:  # a protocol value: its parts are Python's
             return False
-        constants = {n: v for n, k, v in self.specs or () if k == "constexpr"}
-        params = []
-        for name in self.signature.parameters:
-            if name in constants:
-                params.append(("constexpr", constants[name]))
-            elif name in host:
-                compiled = plan[host[name]][3]
-                params.append(("host", host[name], _torch_dtype(compiled.element)
-                               if isinstance(compiled, args_mod.CompiledTensor) else None))
-            else:
-                return False
         try:
             self._native_torch = torch_tensor_type()
             return _fly.ArgumentPacker(self._entry, block, params, binding,
@@ -371,58 +314,10 @@ class CompiledFunction:
                            f"{detail}")
 
 
-def binding_of(signature: inspect.Signature) -> tuple | None:
-    """The native binding of a signature (bindings/ArgumentPacker.cpp):
-    (names, defaults, the marker of no default); None unless every
-    parameter is positional-or-keyword."""
-    parameters = signature.parameters.values()
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters):
-        return None
-    return (tuple(p.name for p in parameters), tuple(p.default for p in parameters),
-            inspect.Parameter.empty)
-
-
 def torch_tensor_type():
     """torch.Tensor if torch is imported (never imported for this)."""
     torch = sys.modules.get("torch")
     return getattr(torch, "Tensor", None)
-
-
-def _torch_dtype(element: str):
-    """The torch.dtype whose tensors the native packer may take for
-    `element`: the signed one of each width (the Python path takes the
-    unsigned ones too, as the same element), None without torch."""
-    torch = sys.modules.get("torch")
-    name = args_mod.ELEMENT_NAMES.get(element)
-    if torch is None or name is None:
-        return None
-    return getattr(torch, name, None)
-
-
-def _same_constant(value, compiled) -> bool:
-    if value is compiled:
-        return True
-    try:
-        return type(value) is type(compiled) and bool(value == compiled)
-    except Exception:
-        return False
-
-
-def _scalar(value, mlir_type: str, where: str):
-    """A scalar argument's value for the argument block, checked against the
-    type it was compiled for."""
-    if hasattr(value, "host_value"):  # an fx numeric made outside a trace
-        if value.mlir_type != mlir_type:
-            raise TraceError(f"{where} was compiled for a scalar of {mlir_type}, got "
-                             f"{type(value).__name__} ({value.mlir_type})")
-        return value.host_value
-    if mlir_type.startswith("i") and isinstance(value, int):
-        return value
-    if mlir_type.startswith(("f", "bf")) and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    article = "a" if mlir_type.startswith("b") else "an"
-    raise TraceError(f"{where} was compiled for {article} {mlir_type} scalar, got "
-                     f"{type(value).__name__} {value!r}")
 
 
 # The compiled functions holding extension objects (a host entry, an
@@ -438,27 +333,3 @@ def _release_native() -> None:
         compiled._native = None  # it holds the entry too
         compiled._entry = None
         compiled._packer = None
-
-
-def _host_argument(name: str):
-    """(parameter, part) of a host argument: a protocol value's parts are
-    `name#0`, `name#1`, ..."""
-    param, _, part = name.partition("#")
-    return param, int(part) if part else 0
-
-
-def _pointer(value, type_text: str, where: str) -> int:
-    """The address of a from_c_void_p argument compiled as `type_text`: a
-    descriptor of that pointer type, or, as FlyDSL takes them, the address
-    itself (an int, a `data_ptr()`) or a ctypes.c_void_p."""
-    if isinstance(value, args_mod.PointerDescriptor):
-        if value.type_text() != type_text:
-            raise TraceError(f"{where} was compiled for a pointer {type_text}, got "
-                             f"{value.type_text()}")
-        return value.address
-    address = args_mod.raw_address(value)
-    if address is None:
-        raise TraceError(f"{where} was compiled for a pointer ({type_text}: flyc.from_c_void_p), "
-                         f"got {type(value).__name__} {value!r} (pass a from_c_void_p descriptor, "
-                         "an address below 2**64 or a ctypes.c_void_p)")
-    return address

@@ -8,7 +8,6 @@ the compiled function."""
 from __future__ import annotations
 
 import atexit
-import inspect
 import logging
 import os
 import re
@@ -22,17 +21,13 @@ from ..tracing.ast_rewriter import rewrite
 from .backends import CompileOptions, get_backend
 from .cache_key import GlobalsBaseline, key_material
 from .env import Environment
-from .arguments import custom_spec
 from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, TraceError, user_traceback
 from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import Trace
 from ..tracing.tracer import Tracer
-from .compiled import CallState, CompiledFunction, binding_of, torch_tensor_type
+from .compiled import CallState, CompiledFunction, torch_tensor_type
 from .runtime import target_runtime as _target_runtime
-from ..tracing.signature import (Stream, StreamValue, bind_arguments, constexpr_type,
-                                 evaluated_signature, is_constexpr, stream_handle)
-from ..expr import numeric as nm
-from ..expr._core import wrap
+from ..tracing.signature import Stream
 from ..expr._elementwise import FastmathScope, fastmath_text
 
 
@@ -62,8 +57,10 @@ class JitFunction:
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
-        self.signature = evaluated_signature(fn)
-        self._positional = _positional_parameters(self.signature)
+        self.signature = args_mod.evaluated_signature(fn)
+        # its parameters, described once: each call's arguments are bound
+        # and described (one ArgumentSpec each) by it
+        self._jit_signature = args_mod.JitSignature(self.name, self.signature)
         self._hints = dict(compile_hints or {})
         self._compiled: dict = {}
         self._globals: GlobalsBaseline | None = None  # what it read at its first call
@@ -71,11 +68,10 @@ class JitFunction:
         # depend on to the packer of the compiled function for them
         # (bindings/ArgumentPacker.cpp); an entry is only stored after the
         # full path accepted a call. None: a signature it cannot bind.
-        binding = binding_of(self.signature)
+        binding = self._jit_signature.binding
         self._dispatch = None if binding is None else _fly.Dispatcher(
-            binding, "".join("c" if is_constexpr(p.annotation) else "s" if p.annotation is Stream
-                             else "v" for p in self.signature.parameters.values()),
-            args_mod.TensorDescriptor, Stream, torch_tensor_type())
+            binding, self._jit_signature.dispatch_kinds, args_mod.TensorDescriptor, Stream,
+            torch_tensor_type())
         if self._dispatch is not None:
             _with_dispatch.add(self)
 
@@ -114,62 +110,6 @@ class JitFunction:
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
 
-    def _arguments(self, args, kwargs) -> dict:
-        """The call's arguments by parameter name, defaults applied (what
-        bind_arguments binds; positional arguments of a plain signature
-        without it)."""
-        positional = self._positional
-        if (not kwargs and positional is not None and len(args) <= len(positional)
-                and all(default is not _EMPTY for _, default in positional[len(args):])):
-            arguments = dict(zip([name for name, _ in positional], args))
-            for name, default in positional[len(args):]:
-                arguments[name] = default
-            return arguments
-        return bind_arguments(self.signature, self.name, args, kwargs).arguments
-
-    def _specs(self, arguments: dict):
-        """Per parameter: ("tensor", TensorSpec) / ("scalar", mlir type) /
-        ("constexpr", value); the key is the tuple of them."""
-
-        specs = []
-        for name, value in arguments.items():
-            annotation = self.signature.parameters[name].annotation
-            where = f"argument '{name}' of {self.name}"
-            if is_constexpr(annotation):
-                want = constexpr_type(annotation)
-                if want is not None and isinstance(want, type) and not isinstance(value, want):
-                    raise TraceError(f"{where} is Constexpr[{want.__name__}] but got "
-                                     f"{type(value).__name__} {value!r}")
-                specs.append((name, "constexpr", value))
-            elif isinstance(value, Stream) or annotation is Stream or _is_torch_stream(value):
-                stream_handle(value)  # an ArgumentError for what is no stream
-                specs.append((name, "stream", "!llvm.ptr"))
-            elif isinstance(value, args_mod.TensorDescriptor):
-                specs.append((name, "tensor", value.tensor_spec()))
-            elif isinstance(value, args_mod.PointerDescriptor):
-                specs.append((name, "pointer", value.type_text()))
-            elif (custom := custom_spec(value, annotation, where)) is not None:
-                specs.append((name, "custom", custom))
-            elif isinstance(annotation, type) and issubclass(annotation, nm.Numeric):
-                if not isinstance(value, (bool, int, float, nm.Numeric)):
-                    raise TraceError(f"{where} is {annotation.__name__} but got "
-                                     f"{type(value).__name__} {value!r}")
-                specs.append((name, "scalar", annotation.mlir_type))
-            elif isinstance(value, nm.Numeric):
-                specs.append((name, "scalar", value.mlir_type))
-            elif isinstance(value, bool):
-                specs.append((name, "scalar", "i1"))
-            elif isinstance(value, int):
-                specs.append((name, "scalar", "i32"))
-            elif isinstance(value, float):
-                specs.append((name, "scalar", "f32"))
-            elif isinstance(value, str):
-                raise TraceError(f"{where}: a str is not a kernel argument (expected a tensor, "
-                                 "a number or a Constexpr)")
-            else:
-                specs.append((name, "tensor", args_mod.raw_tensor_spec(value, where)))
-        return tuple(specs)
-
     def compile(self, *args, **kwargs) -> CompiledFunction:
         try:
             return self._compile(args, kwargs)
@@ -187,15 +127,21 @@ class JitFunction:
         else:
             self._globals.check()
 
+    def _arguments(self, args, kwargs) -> dict:
+        """The call's arguments by parameter name, defaults applied."""
+        return self._jit_signature.bind(args, kwargs)
+
     def _compile(self, args, kwargs) -> CompiledFunction:
+        """The compiled function of a call: kept per its arguments'
+        ArgumentSpecs (their keys) and the compile options."""
         self._check_globals()
-        specs = self._specs(self._arguments(args, kwargs))
+        specs = self._jit_signature.describe(self._arguments(args, kwargs))
         options = self.compile_options()
-        key = (specs, options.arch, options.key())
+        key = (tuple(spec.key for spec in specs), options.arch, options.key())
         compiled = self._compiled.get(key)
         if compiled is None:
             compiled = self._load_or_compile(specs, options)
-            compiled.signature = self.signature
+            compiled.signature = self._jit_signature
             compiled.specs = specs
             compiled.options = options
             self._compiled[key] = compiled
@@ -246,8 +192,10 @@ class JitFunction:
         return compiled
 
     def _cache_fields(self, specs, options: CompileOptions) -> list:
-        """The disk-cache key material of a compile."""
-        return key_material(self.fn, specs, options) + [("emulator", str(options.emulator))]
+        """The disk-cache key material of a compile (the arguments' part:
+        their ArgumentSpecs' keys)."""
+        return key_material(self.fn, tuple(spec.key for spec in specs), options) + [
+            ("emulator", str(options.emulator))]
 
     def _compile_job(self, args, kwargs) -> dict | None:
         """What a worker process needs to compile this call into the disk
@@ -259,9 +207,9 @@ class JitFunction:
         if not env.enable_cache or env.run_only:
             return None
         self._check_globals()
-        specs = self._specs(self._arguments(args, kwargs))
+        specs = self._jit_signature.describe(self._arguments(args, kwargs))
         options = self.compile_options()
-        if (specs, options.arch, options.key()) in self._compiled:
+        if (tuple(spec.key for spec in specs), options.arch, options.key()) in self._compiled:
             return None
         fields = self._cache_fields(specs, options)
         cache = _fly.DiskCache.open(env.cache_dir)
@@ -311,37 +259,18 @@ class JitFunction:
         return compiled
 
     def _trace(self, specs, options: CompileOptions):
-        """The traced module of these specs (MLIR text) and the names of its
-        host function's arguments."""
-        from .protocol import construct_from_ir_values
-
+        """The traced module of these ArgumentSpecs (MLIR text) and the
+        names of its host function's arguments."""
         emulator = options.emulator
         trace = Trace()
         trace.emulator = emulator
         trace.arch = options.arch
         b = trace.builder
-        dynamic = []  # (host argument name, parameter, its type)
-        for n, k, s in specs:
-            if k == "custom":
-                dynamic += [(f"{n}#{i}", n, parse_type(t)) for i, t in enumerate(s.types)]
-            elif k != "constexpr":
-                dynamic.append((n, n, parse_type(s.type_text() if k == "tensor" else s)))
+        host = [(name, parse_type(text)) for spec in specs
+                for name, text in zip(spec.host_names, spec.host_types)]
         with trace.activate():
-            block = b.push_block([t for _, _, t in dynamic])
-            params = {n: s for n, k, s in specs if k == "constexpr"}
-            kinds = {n: (k, s) for n, k, s in specs}
-            values: dict = {}
-            for (_, name, _), arg in zip(dynamic, block.args):
-                values.setdefault(name, []).append(arg)
-            for name, (kind, spec) in kinds.items():
-                if kind == "stream":
-                    params[name] = StreamValue(values[name][0])
-                elif kind == "custom":
-                    params[name] = construct_from_ir_values(spec.dsl_type, spec.exemplar,
-                                                            values[name])
-                elif kind != "constexpr":
-                    params[name] = wrap(values[name][0])
-            params = {n: params[n] for n, _, _ in specs}
+            block = b.push_block([t for _, t in host])
+            params = args_mod.traced_parameters(specs, block.args)
             with Tracer().activate(), FastmathScope(_ambient_fastmath(dict(options.compile_hints))):
                 rewrite(self.fn)(**params)
             b.op("func.return", [])
@@ -352,7 +281,7 @@ class JitFunction:
         text = trace.module_text()
         if Environment.current().print_origin_ir:  # FLYDSL_DEBUG_PRINT_ORIGIN_IR
             sys.stderr.write(f"// the traced module of {self.name}\n{text}\n")
-        return text, [n for n, _, _ in dynamic]
+        return text, [name for name, _ in host]
 
 
 def compile_traced(name: str, text: str, arg_names: list, options: CompileOptions,
@@ -456,23 +385,6 @@ def _with_source_lines(diagnostics: str) -> str:
                 out.append("    " + source)
                 out.append("    " + " " * (len(source) - len(source.lstrip())) + "^")
     return "\n".join(out)
-
-
-_EMPTY = inspect.Parameter.empty
-
-
-def _positional_parameters(signature) -> list | None:
-    """[(name, default)] of a signature whose parameters all take positional
-    arguments (no *args, **kwargs or keyword-only ones); None otherwise."""
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    if any(p.kind not in kinds for p in signature.parameters.values()):
-        return None
-    return [(p.name, p.default) for p in signature.parameters.values()]
-
-
-def _is_torch_stream(value) -> bool:
-    t = type(value)
-    return t.__name__ in ("Stream", "ExternalStream") and t.__module__.startswith("torch")
 
 
 def _ambient_fastmath(hints: dict):

@@ -40,8 +40,8 @@ from ..tracing.errors import TraceError
 from ..tracing.ir import Value, _loc_text, parse_type, string_literal, user_location
 from ..tracing.trace import KernelTrace, Trace
 from ..tracing.tracer import Tracer
-from ..tracing.signature import (Stream, StreamValue, bind_arguments, evaluated_signature,
-                                 is_constexpr)
+from ..tracing.signature import Stream, is_constexpr
+from .arguments import StreamValue, bind_arguments, evaluated_signature
 from ..expr import numeric as nm
 from ..expr._core import wrap
 from ..expr.typing import IntTuple
@@ -111,6 +111,9 @@ class Kernel:
         self.known_block_size = (None if known_block_size is None
                                  else _known_block_size(known_block_size))
         self.signature = evaluated_signature(fn)
+        # the Constexpr parameters, from the annotations (read once)
+        self._constexpr = frozenset(name for name, p in self.signature.parameters.items()
+                                    if is_constexpr(p.annotation))
 
     def __call__(self, *args, unit_attrs=None, value_attrs=None, **kwargs) -> "Launcher":
         if not Trace.active():
@@ -122,15 +125,15 @@ class Kernel:
         bound = bind_arguments(self.signature, f"kernel {self.name}", args, kwargs)
         dynamic, static = [], {}
         for name, value in bound.arguments.items():
-            annotation = self.signature.parameters[name].annotation
-            packed = None if is_constexpr(annotation) or hasattr(value, "ir") else \
+            constexpr = name in self._constexpr
+            packed = None if constexpr or hasattr(value, "ir") else \
                 Packed.of(value, lambda x: hasattr(x, "ir"))
             if packed is not None:
                 # A container holding traced values (a SimpleNamespace of
                 # tensors, ...): each such leaf is a parameter of the kernel.
                 static[name] = packed
                 dynamic.extend(((name, i), x) for i, x in enumerate(packed.taken))
-            elif is_constexpr(annotation) or not hasattr(value, "ir"):
+            elif constexpr or not hasattr(value, "ir"):
                 static[name] = value
             else:
                 dynamic.append((name, value))
