@@ -204,3 +204,37 @@ def test_llvm_options_are_taken_and_reported_as_not_applied(fly_env):
     for bad in ({"x": 1.5}, [("x", True)], {1: True}):
         with pytest.raises(ArgumentError, match=r"llvm_options=.*a dict of LLVM option names"):
             fn.compile_hints["llvm_options"] = bad
+
+
+# -- FlyDSL's ambient hints: CompilationContext.compile_hints ----------------------
+
+def test_compilation_context_hints_reach_the_compile_and_end_with_the_block(fly_env):
+    from flydsl.compiler.kernel_function import CompilationContext
+
+    fly_env(ARCH="gfx942", FLYDSL_RUNTIME_KIND="emu")
+    run = make_divide()
+    a = np.full(64, 3.0, np.float32)
+    c = np.zeros(64, np.float32)
+    run(a, a, c)  # compiled without hints, and on the native warm path now
+    assert CompilationContext.get_compile_hints() == {} and CompilationContext.get_current() is None
+    with CompilationContext.compile_hints({"fast_fp_math": True}):
+        with CompilationContext.compile_hints({"waves_per_eu": 2}):  # nested blocks merge
+            assert CompilationContext.get_compile_hints() == {"fast_fp_math": True,
+                                                              "waves_per_eu": 2}
+        run(a, a, c)  # not the warm path's code: compiled anew with the hints
+        inside = run.compile(a, a, c)
+        assert dict(inside.options.compile_hints)["fast_fp_math"] is True
+        assert run.compile_hints == {}  # the function's own hints are untouched
+    outside = run.compile(a, a, c)
+    assert "fast_fp_math" not in dict(outside.options.compile_hints)
+    assert inside is not outside
+    np.testing.assert_array_equal(c, np.ones(64, np.float32))
+
+
+def test_compilation_context_rejects_bad_hints():
+    from flydsl.compiler.kernel_function import CompilationContext
+
+    with pytest.raises(ArgumentError, match="compile hint 'nosuch' is not one of"):
+        with CompilationContext.compile_hints({"nosuch": 1}):
+            pass
+    assert CompilationContext.get_compile_hints() == {}

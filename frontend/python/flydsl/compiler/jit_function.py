@@ -21,6 +21,7 @@ from ..tracing.ast_rewriter import rewrite
 from .backends import CompileOptions, get_backend
 from .cache_key import GlobalsBaseline, key_material
 from .env import Environment
+from .hints import ambient_hints, check_hints
 from ..tracing.errors import ArgumentError, CompileError, FlyDSLError, TraceError, user_traceback
 from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import Trace
@@ -28,7 +29,7 @@ from ..tracing.tracer import Tracer
 from .compiled import CallState, CompiledFunction, torch_tensor_type
 from .runtime import target_runtime as _target_runtime
 from ..tracing.signature import Stream
-from ..expr._elementwise import FastmathScope, fastmath_text
+from ..expr._elementwise import FastmathScope
 
 
 _log = logging.getLogger("flydsl")
@@ -88,7 +89,7 @@ class JitFunction:
         if not isinstance(hints, dict):
             raise ArgumentError(f"{self.name}.compile_hints: a dict, got {hints!r}",
                                 *user_location()[:2])
-        _check_hints(hints)
+        check_hints(hints)
         if hints == self._hints:
             return
         self._hints = dict(hints)
@@ -105,7 +106,8 @@ class JitFunction:
         return CompileOptions(
             backend=env.compile_backend, target=backend.target, backend_hash=backend.hash(),
             opt_level=env.opt_level, debug_info=env.debug_info, emulator=runtime == "emu",
-            compile_hints=tuple(sorted(_keyed(_with_emu_check(self._hints, env, runtime)).items())),
+            compile_hints=tuple(sorted(_keyed(_with_emu_check({**self._hints, **ambient_hints()},
+                                                               env, runtime)).items())),
             verify_each_pass=env.verify_each_pass, print_after_all=env.print_after_all,
             dump_dir=env.dump_dir_for(self.name), dump_asm=env.dump_asm,
             show_stacktrace=env.show_stacktrace)
@@ -463,34 +465,6 @@ class _Hints(dict):
         return self
 
 
-def _check_hints(hints: dict) -> None:
-    from .backends.rocm import COMPILE_HINTS
-
-    for name in hints:
-        if name not in COMPILE_HINTS:
-            raise ArgumentError(f"compile hint '{name}' is not one of {', '.join(COMPILE_HINTS)}",
-                                *user_location()[:2])
-    if hints.get("emu_check") is not None:
-        from .emu_check import parse
-
-        try:
-            parse(hints["emu_check"], "compile hint emu_check")
-        except FlyDSLError as err:
-            raise ArgumentError(err.bare_message, *user_location()[:2]) from None
-    options = hints.get("llvm_options")
-    if options is not None and not (isinstance(options, dict) and all(
-            isinstance(name, str) and isinstance(value, (bool, int, str))
-            for name, value in options.items())):
-        raise ArgumentError(f"compile hint llvm_options={options!r}: a dict of LLVM option "
-                            "names to bools, ints or strs", *user_location()[:2])
-    if hints.get("fastmath") is not None:
-        try:
-            fastmath_text(hints["fastmath"])
-        except FlyDSLError as err:
-            raise ArgumentError(f"compile hint fastmath={hints['fastmath']!r}: {err.bare_message}",
-                                *user_location()[:2]) from None
-
-
 def jit(func=None):
     """A host function traced and compiled per argument signature
     (`@flyc.jit` or `@flyc.jit()`)."""
@@ -520,7 +494,7 @@ class _Compile:
         if not isinstance(hints, dict):
             raise ArgumentError(f"flyc.compile[...] expects a dict of compile hints, got "
                                 f"{type(hints).__name__} {hints!r}", *user_location()[:2])
-        _check_hints(hints)
+        check_hints(hints)
         return _Compile(dict(hints))
 
     def __call__(self, func, *args, **kwargs):

@@ -42,6 +42,7 @@ from ..tracing.trace import KernelTrace, Trace
 from ..tracing.tracer import Tracer
 from ..tracing.signature import Stream, is_constexpr
 from .arguments import StreamValue, bind_arguments, evaluated_signature
+from .hints import CompilationContext  # noqa: F401 - FlyDSL imports it from here
 from ..expr import numeric as nm
 from ..expr._core import wrap
 from ..expr.typing import IntTuple
