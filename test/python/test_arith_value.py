@@ -64,6 +64,10 @@ INT_CASES = {
                    lambda a, b: a * 3),
     "module_select": (lambda a, b: select(a > 0, a, constant(0)), lambda a, b: np.maximum(a, 0)),
     "with_numeric": (lambda a, b: a + fx.Int32(b), lambda a, b: a + b),
+    # fx.arith's casts in FlyDSL's (type, value) order give raw values back
+    "fx_arith_order": (lambda a, b: fx.arith.index_cast(fx.T.i32, fx.arith.index_cast(fx.T.index, a)
+                                                        + 2),
+                       lambda a, b: a + 2),
 }
 
 FLOAT_CASES = {
@@ -71,6 +75,8 @@ FLOAT_CASES = {
     "maximumf": (lambda a, b: a.maximumf(b), np.maximum),
     "exp2": (lambda a, b: (a * 0.125).exp2(), lambda a, b: np.exp2(a * np.float32(0.125))),
     "bitcast": (lambda a, b: (a.bitcast(fx.T.i32) & 0x7FFFFFFF).bitcast(fx.T.f32), np.abs),
+    "fx_arith_bitcast": (lambda a, b: fx.arith.bitcast(fx.T.f32, fx.arith.bitcast(fx.T.i32, a) ^ 0),
+                         lambda a, b: a),
     "truncf_extf": (lambda a, b: a.truncf(fx.T.f16).extf(fx.T.f32),
                     lambda a, b: a.astype(np.float16).astype(np.float32)),
 }

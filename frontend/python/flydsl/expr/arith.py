@@ -25,7 +25,9 @@ Ours:
                                 to Boolean it is `x != 0`; Index via index_cast
     bitcast(x, dtype)           the same bits as another type of equal width
     index_cast(x, dtype)        integer <-> Index (arith.index_cast, or
-                                index_castui for unsigned integers)
+                                index_castui for unsigned integers); both
+                                also in FlyDSL's (type, value) order, where a
+                                raw value (ArithValue) gives an ArithValue
     ceil_div(a, b)              as ceildiv, folding Python ints
     shl(x, n), shr(x, n)        shifts; shr is arithmetic for signed types and
                                 logical for unsigned ones (or as `arithmetic=`)
@@ -41,6 +43,8 @@ import builtins
 import enum
 import math as _pymath
 
+from .. import _fly
+from ..tracing.ir import Value
 from ..tracing.trace import builder
 from . import numeric as nm
 from ._elementwise import (FastmathScope, cmp, compare, convert, element, emit, fail,
@@ -432,9 +436,38 @@ def select(cond, a, b):
     return _select(cond, a, b, fname="fx.arith.select")
 
 
+def _is_type(t) -> bool:
+    return (isinstance(t, builtins.type) and issubclass(t, nm.Numeric)) or \
+        isinstance(t, _fly.Type) or isinstance(getattr(t, "handle", None), _fly.Type)
+
+
+def _flydsl_order(a, b):
+    """(value, class, raw) of a call written (value, dtype) or, as FlyDSL's
+    raw builders are, (type, value): the type a numeric class or a type
+    handle (its element class for a vector type); a raw SSA value (an
+    ArithValue) as its numeric, `raw` saying the result goes back raw."""
+    if _is_type(a) and not _is_type(b):
+        a, b = b, a
+    if not (isinstance(b, builtins.type) and issubclass(b, nm.Numeric)) and _is_type(b):
+        handle = getattr(b, "handle", b)
+        b = nm.numeric_class(str(handle.element_type if handle.kind == "vector" else handle))
+    raw = isinstance(a, Value)
+    return (ArithValue(a)._numeric() if raw else a), b, raw
+
+
+def _raw_result(x, raw):
+    return ArithValue(x.ir_value()) if raw else x
+
+
 def index_cast(x, dtype):
     """An integer as Index, or an Index as another integer type (arith.index_cast;
-    arith.index_castui when the integer is unsigned)."""
+    arith.index_castui when the integer is unsigned). FlyDSL's order
+    `index_cast(T.index, value)` works too; a raw value gives an ArithValue."""
+    x, dtype, raw = _flydsl_order(x, dtype)
+    return _raw_result(_index_cast(x, dtype), raw)
+
+
+def _index_cast(x, dtype):
     _check_class("index_cast", dtype)
     if is_static(x):
         return constant(int(x), dtype)
@@ -472,13 +505,19 @@ def cast(x, dtype):
             fail("fx.arith.cast: vectors of Index are not supported")
         if src.is_float or dtype.is_float:  # through a 64-bit integer
             return cast(cast(x, nm.Int64), dtype)
-        return index_cast(x, dtype)
+        return _index_cast(x, dtype)
     return convert(x, dtype)
 
 
 def bitcast(x, dtype):
     """The bits of `x` as a value of `dtype` (of the same width; elementwise
-    for vectors)."""
+    for vectors). FlyDSL's order `bitcast(T.i32, value)` works too; a raw
+    value gives an ArithValue."""
+    x, dtype, raw = _flydsl_order(x, dtype)
+    return _raw_result(_bitcast(x, dtype), raw)
+
+
+def _bitcast(x, dtype):
     _check_class("bitcast", dtype)
     if not isinstance(x, nm.Numeric):
         fail(f"fx.arith.bitcast takes a numeric, not {type(x).__name__}")
@@ -527,5 +566,5 @@ def shr(x, n, *, arithmetic: bool | None = None):
     return emit("arith.shrsi" if signed else "arith.shrui", [x, n], x, cls)
 
 
-provide(bitcast=bitcast, index_cast=index_cast, maximumf=maximumf, minimumf=minimumf, shrui=shrui, cast=cast,
+provide(bitcast=_bitcast, index_cast=_index_cast, maximumf=maximumf, minimumf=minimumf, shrui=shrui, cast=cast,
         RoundingMode=RoundingMode, FastMathFlags=FastMathFlags)
