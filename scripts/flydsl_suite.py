@@ -8,7 +8,11 @@ on the emulator, file by file, and print a table of the outcomes.
 Each file runs in its own pytest process with the emulated GPU plugin
 (`-p flydsl.testing.emulated_gpu`), from the file's directory tree root so
 that its conftest.py files apply, and with a time budget; the table gives
-passed / failed / skipped / errors and seconds per file, then the totals.
+the chip, passed / failed / skipped / errors and seconds per file, then the
+totals. `--arch-for TEXT=CHIP` runs the files whose path contains TEXT on
+that chip instead of `--arch`'s (repeatable, the first match wins), e.g.
+`--arch-for gfx950=gfx950 --arch-for rdna=gfx1201` for a kernel suite
+whose files target several chips.
 `--failures FILE` writes each failed test's short reason there; arguments
 after `--` go to each pytest.
 """
@@ -40,7 +44,8 @@ def run_file(path: Path, root: Path, arch: str, budget: int, extra: list[str]):
                 cwd=root, env=env, capture_output=True, text=True, timeout=budget)
             tail = (out.stdout + out.stderr)[-3000:]
         except subprocess.TimeoutExpired:
-            return {"file": path, "timeout": True, "seconds": budget, "failures": []}
+            return {"file": path, "arch": arch, "timeout": True, "seconds": budget,
+                    "failures": []}
         seconds = time.perf_counter() - start
         counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
         failures = []
@@ -65,7 +70,7 @@ def run_file(path: Path, root: Path, arch: str, budget: int, extra: list[str]):
         else:
             failures.append((str(path), tail))
             counts["errors"] += 1
-        return {"file": path, "timeout": False, "seconds": seconds, **counts,
+        return {"file": path, "arch": arch, "timeout": False, "seconds": seconds, **counts,
                 "failures": failures, "rc": out.returncode, "tail": tail}
 
 
@@ -73,6 +78,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tests", type=Path, help="the test tree (its conftest.py files apply)")
     parser.add_argument("--arch", default="gfx942")
+    parser.add_argument("--arch-for", action="append", default=[], metavar="TEXT=CHIP",
+                        help="the chip of the files whose path contains TEXT (repeatable)")
     parser.add_argument("--exclude", action="append", default=[],
                         help="a directory or file to leave out (repeatable)")
     parser.add_argument("--only", action="append", default=[],
@@ -91,23 +98,34 @@ def main(argv=None):
     files = sorted(p for p in tests.rglob("test_*.py")
                    if not any(p == e or e in p.parents for e in excluded)
                    and (not args.only or any(o in str(p) for o in args.only)))
+    rules = []
+    for rule in args.arch_for:
+        text, sep, chip = rule.partition("=")
+        if not sep or not text or not chip:
+            parser.error(f"--arch-for {rule!r}: expected TEXT=CHIP")
+        rules.append((text, chip))
+
+    def arch_of(path: Path) -> str:
+        return next((chip for text, chip in rules if text in str(path)), args.arch)
+
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda p: run_file(p, root, args.arch, args.budget,
+        results = list(pool.map(lambda p: run_file(p, root, arch_of(p), args.budget,
                                                    args.pytest_args), files))
 
     totals = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
-    print(f"| file ({args.arch}) | passed | failed | skipped | errors | seconds |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| file | chip | passed | failed | skipped | errors | seconds |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for r in results:
         name = r["file"].relative_to(root)
         if r["timeout"]:
-            print(f"| {name} | | | | timeout | {r['seconds']:.0f} |")
+            print(f"| {name} | {r['arch']} | | | | timeout | {r['seconds']:.0f} |")
             continue
         for key in totals:
             totals[key] += r[key]
-        print(f"| {name} | {r['passed']} | {r['failed']} | {r['skipped']} | {r['errors']} | "
+        print(f"| {name} | {r['arch']} | {r['passed']} | {r['failed']} | {r['skipped']} | "
+              f"{r['errors']} | "
               f"{r['seconds']:.0f} |")
-    print(f"| **total** ({len(files)} files) | {totals['passed']} | {totals['failed']} | "
+    print(f"| **total** ({len(files)} files) | | {totals['passed']} | {totals['failed']} | "
           f"{totals['skipped']} | {totals['errors']} | "
           f"{sum(r['seconds'] for r in results):.0f} |")
     if args.failures:
