@@ -28,7 +28,10 @@
 //     alone (e.g. one read back from the cache), without compiling;
 //   - fly/HostEntry.h and fly/runtime/Launch.h: a compiled host module run
 //     natively, launching through a runtime's table the caller installs;
-//   - the Fly dialect and its passes (fly/Dialect/..., fly/Conversion/...).
+//   - the Fly dialect and its passes (fly/Dialect/..., fly/Conversion/...);
+//   - MLIR text services (verify one operation or a module, print, run a
+//     textual pass pipeline): what flydsl._mlir, the Python builders that
+//     write MLIR text, asks of the compiler's context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,12 +43,14 @@
 #include "fly/Target/CodeObject.h"
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -150,6 +155,52 @@ public:
   llvm::Expected<std::vector<mlir::Type>>
   inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<mlir::Type> operandTypes,
                    mlir::Attribute attrs);
+
+  // -- MLIR text services of the Python builders (flydsl._mlir) ------------
+  // They take and give MLIR text: the Python side builds text, this context
+  // parses, verifies, prints and transforms it. Errors list the diagnostics
+  // as the class comment above says.
+
+  /// What the builders need to know of an operation name.
+  struct OperationInfo {
+    bool registered = false;
+    bool isTerminator = false;
+    /// It implements InferTypeOpInterface (inferResultTypes answers).
+    bool infersResultTypes = false;
+  };
+  OperationInfo getOperationInfo(llvm::StringRef opName);
+
+  /// Verifies one operation written in generic form (`opText`, one line, its
+  /// location the user's) whose operands are the values named in `operands`
+  /// with their types. Operations with regions or successors and
+  /// terminators are not verified here (their verifiers need their bodies
+  /// and parents): the verifier of the module they end up in checks them.
+  llvm::Error
+  verifyOperation(llvm::StringRef opText,
+                  llvm::ArrayRef<std::pair<std::string, mlir::Type>> operands);
+
+  /// How printOperations prints.
+  struct PrintOptions {
+    bool verify = false;    ///< verify after parsing (errors if invalid)
+    bool generic = false;   ///< the generic op form
+    bool debugInfo = false; ///< with locations
+  };
+  /// Parses `text` (top-level operations, typically one builtin.module)
+  /// and prints each top-level operation again, one after the other.
+  llvm::Expected<std::string> printOperations(llvm::StringRef text,
+                                              const PrintOptions &options);
+
+  /// Parses (and, with `verify`, verifies) the module written `text` and
+  /// calls `read` with it, the context held meanwhile: for callers that
+  /// take a module's ops apart (the Python builders' Module.parse).
+  llvm::Error readModule(llvm::StringRef text, bool verify,
+                         llvm::function_ref<void(mlir::ModuleOp)> read);
+
+  /// Runs the textual pass pipeline `pipeline` (`builtin.module(...)`, any
+  /// pass fly-opt knows) on the module written `moduleText`, verified
+  /// first; the result in generic form with locations.
+  llvm::Expected<std::string> runPassPipeline(llvm::StringRef moduleText,
+                                              llvm::StringRef pipeline);
 
   /// Parses `moduleText` (its locations are the tracer's), verifies it and
   /// runs stages A, B and C for `options.pipeline.chip`.

@@ -646,15 +646,30 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
       for (Type t : operandTypes)
         block.addArgument(t, loc);
       DiagnosticCollector diagnostics(*ctx);
+      // An op that keeps its inherent attributes as properties reads them
+      // from there when it infers (a predicate, a position): they are set
+      // from the dictionary, as the parser does for the generic form.
+      std::unique_ptr<char[]> storage;
+      OpaqueProperties properties(nullptr);
+      if (int size = name->getOpPropertyByteSize()) {
+        storage = std::make_unique<char[]>(size);
+        properties = OpaqueProperties(storage.get());
+        name->initOpProperties(properties, OpaqueProperties(nullptr));
+      }
+      auto emitError = [&] { return mlir::emitError(loc); };
       SmallVector<Type> results;
-      if (succeeded(iface->inferReturnTypes(ctx, loc, block.getArguments(),
-                                            dict, OpaqueProperties(nullptr),
-                                            RegionRange(), results)) &&
+      if ((!properties || succeeded(name->setOpPropertiesFromAttribute(
+                              *name, properties, dict, emitError))) &&
+          succeeded(iface->inferReturnTypes(ctx, loc, block.getArguments(),
+                                            dict, properties, RegionRange(),
+                                            results)) &&
           !diagnostics.hadErrors())
         entry = std::vector<Type>(results.begin(), results.end());
       else
         entry = llvm::toString(diagnostics.takeError(
             "'" + opName.str() + "' rejects its operands"));
+      if (properties)
+        name->destroyOpProperties(properties);
     }
     found = impl->inferred.emplace(std::move(key), std::move(entry)).first;
   }
@@ -665,6 +680,152 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
     return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
   }
   return std::get<std::vector<Type>>(found->second);
+}
+
+//===----------------------------------------------------------------------===//
+// MLIR text services of the Python builders (flydsl._mlir)
+//===----------------------------------------------------------------------===//
+
+Compiler::OperationInfo Compiler::getOperationInfo(llvm::StringRef opName) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  OperationInfo info;
+  // Looking the name up loads its dialect, as parsing it would.
+  MLIRContext *ctx = &impl->context;
+  ctx->getOrLoadDialect(opName.split('.').first);
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup(opName, ctx);
+  if (!name)
+    return info;
+  info.registered = true;
+  info.isTerminator = name->hasTrait<OpTrait::IsTerminator>();
+  info.infersResultTypes = name->hasInterface<InferTypeOpInterface>();
+  return info;
+}
+
+llvm::Error Compiler::verifyOperation(
+    llvm::StringRef opText,
+    llvm::ArrayRef<std::pair<std::string, Type>> operands) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  MLIRContext &context = impl->context;
+  // The operation in a function whose entry block defines its operands,
+  // in a module: the parents it has in a traced module (whose
+  // gpu.container_module ops such as gpu.launch_func look for). Only the
+  // operation is verified, not the ops around it.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "\"builtin.module\"() ({\n\"func.func\"() <{function_type = () -> (), "
+        "sym_name = \"__fly_verify\"}> ({\n";
+  if (!operands.empty()) {
+    os << "^bb0(";
+    llvm::interleaveComma(operands, os, [&](const auto &operand) {
+      os << operand.first << ": " << operand.second;
+    });
+    os << "):\n";
+  }
+  os << opText << "\n\"func.return\"() : () -> ()\n}) : () -> ()\n}) "
+                  "{gpu.container_module} : () -> ()\n";
+
+  DiagnosticCollector diagnostics(context);
+  Block block;
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (failed(parseSourceString(text, &block, config, "<flydsl op>")))
+    return diagnostics.takeError("the operation does not parse");
+  Operation &func = block.front().getRegion(0).front().front();
+  Operation &op = func.getRegion(0).front().front();
+  if (op.getNumRegions() || op.getNumSuccessors() ||
+      op.hasTrait<OpTrait::IsTerminator>())
+    return llvm::Error::success();
+  if (succeeded(mlir::verify(&op, /*verifyRecursively=*/false)))
+    return llvm::Error::success();
+  llvm::Error err = diagnostics.takeError("the operation does not verify");
+  // An operation that must sit in a particular parent (HasParent) fails
+  // here only because of the function around it.
+  std::string message = llvm::toString(std::move(err));
+  if (llvm::StringRef(message).contains("expects parent op"))
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Expected<std::string>
+Compiler::printOperations(llvm::StringRef text, const PrintOptions &options) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  MLIRContext &context = impl->context;
+  DiagnosticCollector diagnostics(context);
+  Block block;
+  ParserConfig config(&context, options.verify);
+  if (failed(parseSourceString(text, &block, config, "<flydsl module>")))
+    return diagnostics.takeError(options.verify ? "the IR does not verify"
+                                                : "the IR does not parse");
+  OpPrintingFlags flags;
+  if (options.generic)
+    flags.printGenericOpForm();
+  if (options.debugInfo)
+    flags.enableDebugInfo();
+  // Operations in a block print without alias definitions: every type and
+  // attribute is written out where it is used.
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  for (Operation &op : block) {
+    op.print(os, flags);
+    os << "\n";
+  }
+  return out;
+}
+
+/// Parses `text` as one builtin.module (a bare list of operations becomes
+/// the body of one).
+static OwningOpRef<ModuleOp> parseModuleText(MLIRContext &context,
+                                             llvm::StringRef text, bool verify) {
+  ParserConfig config(&context, verify);
+  return parseSourceString<ModuleOp>(text, config, "<flydsl module>");
+}
+
+llvm::Error Compiler::readModule(llvm::StringRef text, bool verify,
+                                 llvm::function_ref<void(ModuleOp)> read) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  MLIRContext &context = impl->context;
+  DiagnosticCollector diagnostics(context);
+  OwningOpRef<ModuleOp> module = parseModuleText(context, text, verify);
+  if (!module)
+    return diagnostics.takeError(verify ? "the module does not verify"
+                                        : "the module does not parse");
+  read(*module);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string>
+Compiler::runPassPipeline(llvm::StringRef moduleText, llvm::StringRef pipeline) {
+  registerPasses();
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  MLIRContext &context = impl->context;
+  DiagnosticCollector diagnostics(context);
+  std::string pipelineErrors;
+  llvm::raw_string_ostream errorStream(pipelineErrors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+  if (failed(parsed)) {
+    // The parser's message, without its position in the pipeline's text
+    // (which is not the caller's source).
+    llvm::StringRef why(pipelineErrors);
+    size_t at = why.find("error: ");
+    if (at != llvm::StringRef::npos)
+      why = why.drop_front(at + 7);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid pass pipeline '" + pipeline.str() +
+                                       "': " + why.rtrim());
+  }
+  OwningOpRef<ModuleOp> module =
+      parseModuleText(context, moduleText, /*verify=*/true);
+  if (!module)
+    return diagnostics.takeError("the module does not verify");
+  PassManager pm(&context, parsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  if (failed(pm.run(*module)))
+    return diagnostics.takeError("the pass pipeline '" + pipeline.str() +
+                                 "' failed");
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  module->print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo());
+  return out;
 }
 
 /// The chip's target machine and code-generation pipeline, built while the

@@ -4,7 +4,10 @@
 // compiler (ARCHITECTURE.md, "Boundaries"): type handles (uniqued
 // mlir::Types of the one long-lived context of fly::Compiler), the result
 // types an op infers for operand types, and `compile` of a whole module's
-// text. Python never computes a layout; it asks here.
+// text. Python never computes a layout; it asks here. flydsl._mlir, the
+// Python builders that write MLIR text, reads types and attributes through
+// the handles' properties and describe_attribute, and has operations and
+// modules verified, printed and run through pass pipelines here.
 //
 // The one extension that links MLIR. The package loads it on first use
 // (flydsl/_fly.py): a process that only runs artifacts from the disk cache
@@ -23,11 +26,16 @@
 #include "fly/Dialect/FlyROCDL/IR/FlyROCDLDialect.h"
 #include "fly/Arch/Chip.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -70,6 +78,20 @@ std::string printType(mlir::Type type) {
   llvm::raw_string_ostream os(text);
   type.print(os);
   return text;
+}
+
+std::string printAttribute(mlir::Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
+nb::list handles(mlir::TypeRange types) {
+  nb::list out;
+  for (mlir::Type t : types)
+    out.append(nb::cast(TypeHandle{t}));
+  return out;
 }
 
 TypeHandle parseTypeCached(const std::string &text) {
@@ -243,6 +265,146 @@ nb::dict typeMembers(const TypeHandle &h) {
   return d;
 }
 
+/// The integer of an IntegerAttr as a Python int: unsigned types zero-
+/// extend, others (signless, signed) sign-extend; i1 is a bool.
+nb::object integerValue(mlir::IntegerAttr attr) {
+  llvm::APInt value = attr.getValue();
+  auto type = mlir::dyn_cast<mlir::IntegerType>(attr.getType());
+  if (type && type.getWidth() == 1)
+    return nb::bool_(!value.isZero());
+  bool isUnsigned = type && type.isUnsigned();
+  llvm::SmallString<32> digits;
+  value.toString(digits, 10, /*Signed=*/!isUnsigned);
+  return nb::module_::import_("builtins").attr("int")(nb::str(digits.c_str()));
+}
+
+/// What flydsl._mlir's attribute classes read of an attribute written
+/// `text`: its canonical text, its class ('builtin.integer', ...), its type
+/// (typed attributes), its value where it has a Python one (int, float,
+/// bool, str, Type, list of numbers), the texts of an array's elements and
+/// the (name, text) entries of a dictionary.
+nb::dict describeAttribute(const std::string &text) {
+  mlir::Attribute attr = parseAttrsCached(text);
+  if (!attr)
+    raise(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                  "an empty attribute"));
+  nb::dict d;
+  d["text"] = printAttribute(attr);
+  d["typeid"] = attr.getAbstractAttribute().getName().str();
+  d["type"] = nb::none();
+  if (auto typed = mlir::dyn_cast<mlir::TypedAttr>(attr))
+    d["type"] = nb::cast(TypeHandle{typed.getType()});
+  nb::object value = nb::none();
+  if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(attr)) {
+    value = integerValue(i);
+  } else if (auto f = mlir::dyn_cast<mlir::FloatAttr>(attr)) {
+    value = nb::float_(f.getValueAsDouble());
+  } else if (auto b = mlir::dyn_cast<mlir::BoolAttr>(attr)) {
+    value = nb::bool_(b.getValue());
+  } else if (auto str = mlir::dyn_cast<mlir::StringAttr>(attr)) {
+    value = nb::str(str.getValue().data(), str.getValue().size());
+  } else if (auto t = mlir::dyn_cast<mlir::TypeAttr>(attr)) {
+    value = nb::cast(TypeHandle{t.getValue()});
+  } else if (auto ref = mlir::dyn_cast<mlir::SymbolRefAttr>(attr)) {
+    value = nb::str(ref.getLeafReference().getValue().str().c_str());
+  } else if (auto dense = mlir::dyn_cast<mlir::DenseArrayAttr>(attr)) {
+    nb::list items;
+    auto each = [&](auto array) {
+      for (auto x : array.asArrayRef())
+        items.append(x);
+    };
+    if (auto a = mlir::dyn_cast<mlir::DenseBoolArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseI8ArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseI16ArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseI32ArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseI64ArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseF32ArrayAttr>(dense))
+      each(a);
+    else if (auto a = mlir::dyn_cast<mlir::DenseF64ArrayAttr>(dense))
+      each(a);
+    value = items;
+  }
+  d["value"] = value;
+  nb::list elements;
+  if (auto array = mlir::dyn_cast<mlir::ArrayAttr>(attr))
+    for (mlir::Attribute e : array)
+      elements.append(printAttribute(e));
+  if (auto dict = mlir::dyn_cast<mlir::DictionaryAttr>(attr))
+    for (mlir::NamedAttribute e : dict)
+      elements.append(nb::make_tuple(e.getName().str(), printAttribute(e.getValue())));
+  d["elements"] = elements;
+  return d;
+}
+
+/// A parsed module as the Python data describe_module returns (see
+/// there): what flydsl._mlir rebuilds its ops from after Module.parse or a
+/// pass pipeline.
+class ModuleDescription {
+public:
+  nb::tuple describe(mlir::ModuleOp module) {
+    // Ids first: an operand may name a value of a block printed later.
+    module.getBody()->walk([&](mlir::Block *block) { number(block); });
+    number(module.getBody());
+    nb::list ops;
+    for (mlir::Operation &op : module.getBody()->getOperations())
+      ops.append(operation(op));
+    return nb::make_tuple(attributes(module), ops);
+  }
+
+private:
+  void number(mlir::Block *block) {
+    blockIds.try_emplace(block, blockIds.size());
+    for (mlir::Value arg : block->getArguments())
+      valueIds.try_emplace(arg, valueIds.size());
+    for (mlir::Operation &op : *block)
+      for (mlir::Value result : op.getResults())
+        valueIds.try_emplace(result, valueIds.size());
+  }
+
+  static nb::list attributes(mlir::Operation *op) {
+    nb::list out;
+    for (mlir::NamedAttribute attr : op->getAttrs())
+      out.append(nb::make_tuple(attr.getName().str(), printAttribute(attr.getValue())));
+    return out;
+  }
+
+  nb::tuple operation(mlir::Operation &op) {
+    nb::list operands, results, regions, successors;
+    for (mlir::Value operand : op.getOperands())
+      operands.append(valueIds.lookup(operand));
+    for (mlir::Value result : op.getResults())
+      results.append(nb::make_tuple(valueIds.lookup(result),
+                                    TypeHandle{result.getType()}));
+    for (mlir::Region &region : op.getRegions()) {
+      nb::list blocks;
+      for (mlir::Block &block : region) {
+        nb::list args, ops;
+        for (mlir::BlockArgument arg : block.getArguments())
+          args.append(nb::make_tuple(valueIds.lookup(arg), TypeHandle{arg.getType()}));
+        for (mlir::Operation &nested : block)
+          ops.append(operation(nested));
+        blocks.append(nb::make_tuple(blockIds.lookup(&block), args, ops));
+      }
+      regions.append(blocks);
+    }
+    for (mlir::Block *successor : op.getSuccessors())
+      successors.append(blockIds.lookup(successor));
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    op.getLoc().print(os);
+    return nb::make_tuple(op.getName().getStringRef().str(), operands, results,
+                          attributes(&op), regions, loc, successors);
+  }
+
+  llvm::DenseMap<mlir::Value, int> valueIds;
+  llvm::DenseMap<mlir::Block *, int> blockIds;
+};
+
 } // namespace
 
 NB_MODULE(_fly_compiler, m) {
@@ -287,8 +449,10 @@ NB_MODULE(_fly_compiler, m) {
                        return nb::cast(TypeHandle{m.getElementType()});
                      if (auto p = mlir::dyn_cast<PointerType>(h.type))
                        return nb::cast(TypeHandle{p.getElementType()});
-                     if (auto v = mlir::dyn_cast<mlir::VectorType>(h.type))
-                       return nb::cast(TypeHandle{v.getElementType()});
+                     if (auto s = mlir::dyn_cast<mlir::ShapedType>(h.type))
+                       return nb::cast(TypeHandle{s.getElementType()});
+                     if (auto c = mlir::dyn_cast<mlir::ComplexType>(h.type))
+                       return nb::cast(TypeHandle{c.getElementType()});
                      return nb::none();
                    })
       .def_prop_ro("layout",
@@ -326,6 +490,76 @@ NB_MODULE(_fly_compiler, m) {
         if (h.type.isIntOrFloat())
           return nb::int_(h.type.getIntOrFloatBitWidth());
         return nb::none();
+      })
+      // What flydsl._mlir's type classes (IntegerType, VectorType, ...)
+      // read: they check a handle's class by `typeid`, and their members
+      // are these properties (None where a type has no such member).
+      .def_prop_ro("typeid",
+                   [](const TypeHandle &h) {
+                     return h.type.getAbstractType().getName().str();
+                   },
+                   "the name of the type's class: 'builtin.integer', "
+                   "'builtin.vector', 'llvm.ptr', 'fly.layout', ...")
+      .def_prop_ro("width", [](const TypeHandle &h) -> nb::object {
+        if (h.type.isIntOrFloat())
+          return nb::int_(h.type.getIntOrFloatBitWidth());
+        return nb::none();
+      })
+      .def_prop_ro("is_float",
+                   [](const TypeHandle &h) { return mlir::isa<mlir::FloatType>(h.type); })
+      .def_prop_ro("is_signless",
+                   [](const TypeHandle &h) {
+                     auto i = mlir::dyn_cast<mlir::IntegerType>(h.type);
+                     return i && i.isSignless();
+                   })
+      .def_prop_ro("is_signed",
+                   [](const TypeHandle &h) {
+                     auto i = mlir::dyn_cast<mlir::IntegerType>(h.type);
+                     return i && i.isSigned();
+                   })
+      .def_prop_ro("is_unsigned",
+                   [](const TypeHandle &h) {
+                     auto i = mlir::dyn_cast<mlir::IntegerType>(h.type);
+                     return i && i.isUnsigned();
+                   })
+      .def_prop_ro("rank", [](const TypeHandle &h) -> nb::object {
+        auto s = mlir::dyn_cast<mlir::ShapedType>(h.type);
+        if (!s || !s.hasRank())
+          return nb::none();
+        return nb::int_(s.getRank());
+      })
+      .def_prop_ro("shape", [](const TypeHandle &h) -> nb::object {
+        auto s = mlir::dyn_cast<mlir::ShapedType>(h.type);
+        if (!s || !s.hasRank())
+          return nb::none();
+        nb::list dims; // dynamic sizes are ShapedType::kDynamic
+        for (int64_t d : s.getShape())
+          dims.append(d);
+        return dims;
+      })
+      .def_prop_ro("scalable_dims", [](const TypeHandle &h) -> nb::object {
+        auto v = mlir::dyn_cast<mlir::VectorType>(h.type);
+        if (!v)
+          return nb::none();
+        nb::list dims;
+        for (bool d : v.getScalableDims())
+          dims.append(d);
+        return dims;
+      })
+      .def_prop_ro("memory_space", [](const TypeHandle &h) -> nb::object {
+        // The attribute's text; None for the default space and non-memrefs.
+        auto m = mlir::dyn_cast<mlir::BaseMemRefType>(h.type);
+        if (!m || !m.getMemorySpace())
+          return nb::none();
+        return nb::str(printAttribute(m.getMemorySpace()).c_str());
+      })
+      .def_prop_ro("inputs", [](const TypeHandle &h) -> nb::object {
+        auto f = mlir::dyn_cast<mlir::FunctionType>(h.type);
+        return f ? nb::object(handles(f.getInputs())) : nb::none();
+      })
+      .def_prop_ro("results", [](const TypeHandle &h) -> nb::object {
+        auto f = mlir::dyn_cast<mlir::FunctionType>(h.type);
+        return f ? nb::object(handles(f.getResults())) : nb::none();
       });
 
   m.def("parse_type", &parseTypeCached, "text"_a,
@@ -349,6 +583,78 @@ NB_MODULE(_fly_compiler, m) {
       "op"_a, "operands"_a, "attrs"_a = "",
       "The result types `op` infers for operands of these types and the "
       "attribute dictionary `attrs` (MLIR text), as its verifier does");
+
+  // -- MLIR text services of flydsl._mlir (fly::Compiler's) --------------
+  m.def("describe_attribute", &describeAttribute, "text"_a,
+        "The attribute written `text`: a dict of its canonical 'text', "
+        "'typeid', 'type', 'value' and 'elements'");
+
+  m.def(
+      "op_info",
+      [](const std::string &name) {
+        fly::Compiler::OperationInfo info = compiler().getOperationInfo(name);
+        nb::dict d;
+        d["registered"] = info.registered;
+        d["terminator"] = info.isTerminator;
+        d["infers"] = info.infersResultTypes;
+        return d;
+      },
+      "name"_a,
+      "What the builders need of an operation name: a dict of 'registered', "
+      "'terminator' and 'infers' (InferTypeOpInterface)");
+
+  m.def(
+      "verify_op",
+      [](const std::string &text,
+         const std::vector<std::tuple<std::string, TypeHandle>> &operands) {
+        std::vector<std::pair<std::string, mlir::Type>> values;
+        for (const auto &[name, type] : operands)
+          values.emplace_back(name, type.type);
+        if (llvm::Error err = compiler().verifyOperation(text, values))
+          raise(std::move(err));
+      },
+      "text"_a, "operands"_a,
+      "Verifies one operation in generic form whose operands are the named "
+      "values [(name, type)]; raises Error with the verifier's diagnostics");
+
+  m.def(
+      "print_ir",
+      [](const std::string &text, bool verify, bool generic, bool debugInfo) {
+        fly::Compiler::PrintOptions options;
+        options.verify = verify;
+        options.generic = generic;
+        options.debugInfo = debugInfo;
+        return unwrap(compiler().printOperations(text, options));
+      },
+      "text"_a, "verify"_a = false, "generic"_a = false, "debug_info"_a = false,
+      "The top-level operations of `text` parsed (and verified) and printed "
+      "again");
+
+  m.def(
+      "describe_module",
+      [](const std::string &text, bool verify) {
+        nb::object out;
+        if (llvm::Error err = compiler().readModule(
+                text, verify, [&](mlir::ModuleOp module) {
+                  out = ModuleDescription().describe(module);
+                }))
+          raise(std::move(err));
+        return out;
+      },
+      "text"_a, "verify"_a = true,
+      "The module written `text` as Python data: (its attributes, its body "
+      "ops), an op (name, operand ids, [(result id, Type)], attributes, "
+      "regions, location, successor block ids), a region a list of blocks, "
+      "a block (id, [(argument id, Type)], ops); attributes are "
+      "[(name, text)], ids number the values and blocks");
+
+  m.def(
+      "run_pipeline",
+      [](const std::string &text, const std::string &pipeline) {
+        return unwrap(compiler().runPassPipeline(text, pipeline));
+      },
+      "text"_a, "pipeline"_a,
+      "The module after the textual pass pipeline (generic form, located)");
 
   m.def(
       "compile",

@@ -56,6 +56,12 @@ def _loc_text(loc: tuple[str, int, int] | None) -> str:
     return _loc_of(user_location() if loc is None else loc)
 
 
+def location_text(loc: tuple[str, int, int] | None = None) -> str:
+    """`loc("file":line:col)` of (file, line, column), by default of the
+    user's source line: the location ops are written with."""
+    return _loc_text(loc)
+
+
 def string_literal(text: str) -> str:
     """`text` as an MLIR string literal: quoted, with backslashes, quotes
     and control characters escaped (the latter as `\\XX`)."""
@@ -118,6 +124,15 @@ class Builder:
 
     def pop_block(self) -> Block:
         return self._blocks.pop()
+
+    def enter_block(self, block: Block) -> None:
+        """Makes an existing block the current one (until pop_block): how
+        flydsl._mlir's insertion points direct the ops written here."""
+        self._blocks.append(block)
+
+    def current_or_none(self) -> Block | None:
+        """The current block, None outside of every block."""
+        return self._blocks[-1] if self._blocks else None
 
     @property
     def current(self) -> Block:

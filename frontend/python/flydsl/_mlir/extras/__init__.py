@@ -1,0 +1,1 @@
+"""MLIR's Python extras: `types` (type constructors by name)."""
