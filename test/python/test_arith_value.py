@@ -122,3 +122,23 @@ def test_a_dynamic_arith_value_is_no_python_bool():
     with pytest.raises(TraceError) as err:
         _run(a, a, a.copy(), lambda x, y: bool(x))
     assert "ArithValue used as a Python bool" in str(err.value)
+
+
+def test_raw_builder_results_come_back_as_arith_values():
+    """fx registers ArithValue as the value caster of integer, index, float
+    and vector types, as FlyDSL does: a raw builder's result has operators."""
+    from flydsl._mlir import ir
+    from flydsl._mlir.dialects import arith as raw_arith
+
+    seen = {}
+
+    def probe(a, b):
+        s = raw_arith.addi(_to_raw(a), _to_raw(b))
+        seen["class"] = (type(s).__name__, isinstance(s, ir.Value), isinstance(s.owner, raw_arith.AddIOp))
+        return s * 2 + 1
+
+    a, b = _ints(7), _ints(8)
+    c = np.zeros(N, np.int32)
+    _run(a, b, c, probe)
+    assert seen["class"] == ("ArithValue", True, True)
+    np.testing.assert_array_equal(c, (a + b) * 2 + 1)

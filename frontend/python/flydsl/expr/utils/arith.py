@@ -17,6 +17,7 @@ fx functions used here are reached through flydsl.expr._late.)
 
 from __future__ import annotations
 
+from ..._mlir import ir
 from ...tracing.ir import Value, parse_type
 from .. import numeric as nm
 from .._elementwise import fail
@@ -70,13 +71,13 @@ def _numeric_class(elem, signed):
     return cls
 
 
-class ArithValue(Value):
+class ArithValue(ir.Value):
     """An SSA value of an integer, index, float or vector type with
     operators (see the module notes)."""
 
     def __init__(self, v, signed=None):
         raw = _raw_value(v)
-        super().__init__(raw.name, raw.type)
+        super().__init__(raw)
         elem = element_type(raw.type)
         self.is_float = not is_integer_like_type(elem)
         width = getattr(elem, "bit_width", None)
@@ -322,3 +323,12 @@ def index_cast(target_type, value):
 def select(condition, true_value, false_value):
     """`true_value` where the i1 `condition` holds, else `false_value`."""
     return ArithValue(condition).select(true_value, false_value)
+
+
+# The raw builders' results of these types come back as ArithValues, as
+# FlyDSL's do (flydsl._mlir's value casters).
+for _cls in (ir.IntegerType, ir.IndexType, ir.VectorType, ir.F16Type, ir.BF16Type, ir.F32Type,
+             ir.F64Type, ir.Float8E4M3FNType, ir.Float8E4M3FNUZType, ir.Float8E5M2Type,
+             ir.Float8E4M3Type, ir.Float8E4M3B11FNUZType, ir.Float8E8M0FNUType,
+             ir.Float4E2M1FNType, ir.Float6E2M3FNType, ir.Float6E3M2FNType):
+    ir.register_value_caster(_cls.static_typeid, ArithValue, replace=True)
