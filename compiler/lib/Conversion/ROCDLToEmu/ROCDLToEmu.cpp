@@ -2,7 +2,9 @@
 //
 // convert-rocdl-to-emu (Passes.td says what each construct becomes). The
 // pass first checks the whole gpu.module and reports every construct it
-// cannot lower, before it changes anything; then it
+// cannot lower, before it changes anything (inline asm, rewritten into the
+// ROCDL and LLVM ops of its instructions first, is checked there: see
+// InlineAsmToEmu.cpp); then it
 //   1. lays out the LDS globals (address space 3) in one block,
 //   2. moves every pointer type to address space 0 (one AttrTypeReplacer
 //      sweep over values, block arguments and attributes),
@@ -29,6 +31,8 @@
 
 #include "fly/Conversion/ROCDLToEmu/Passes.h"
 #include "fly/runtime/Emu.h"
+
+#include "InlineAsmToEmu.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -349,17 +353,22 @@ bool flagAttr(Operation *op, StringRef name) {
   return false;
 }
 
-/// The chip a matrix op runs on, when the pass is told: its `chip` option,
-/// else the gpu.module's #rocdl.target. Only MFMA fp8/bf8 needs it.
-std::string matrixChip(Operation *op, StringRef option) {
+/// The chip a gpu.module's kernels run on, when the pass is told: its
+/// `chip` option, else the module's #rocdl.target. MFMA fp8/bf8 formats and
+/// inline asm need it.
+std::string moduleChip(gpu::GPUModuleOp module, StringRef option) {
   if (!option.empty())
     return option.str();
-  auto module = op->getParentOfType<gpu::GPUModuleOp>();
   if (ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr())
     for (Attribute target : targets)
       if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target))
         return rocdl.getChip().str();
   return "";
+}
+
+/// The chip a matrix op runs on (moduleChip).
+std::string matrixChip(Operation *op, StringRef option) {
+  return moduleChip(op->getParentOfType<gpu::GPUModuleOp>(), option);
 }
 
 /// The loads that write LDS without registers (the LDS DMA) and the
@@ -1130,6 +1139,9 @@ private:
   // Per kernel: the kernel argument each LDS DMA's global source derives
   // from (rocdl.global.load.lds; traced while address spaces are intact).
   llvm::DenseMap<Operation *, llvm::DenseMap<Operation *, int32_t>> dmaSources;
+  // The kernels' integer-to-LDS-pointer casts (found while address spaces
+  // tell them apart), which become LDS addresses (ldsAddressFromInteger).
+  llvm::DenseSet<Operation *> ldsIntToPtr;
   llvm::StringMap<LLVM::GlobalOp> sites, strings;
   // The LDS globals' places: byte offset in the workgroup's LDS and size
   // (UINT32_MAX for the dynamic LDS: to the end of the launch's LDS).
@@ -1757,8 +1769,10 @@ void BodyLowering::lowerLdsLoad(Operation *op) {
   if (auto [elementBits, bytes] = ldsTransposeForm(op); elementBits != 0) {
     Type type = op->getResult(0).getType();
     Value slot = frameSlot(type);
+    Value address = checked(b, loc, op->getOperand(0), bytes,
+                            FLY_EMU_ACCESS_LOAD, FLY_EMU_SPACE_LDS);
     call(b, loc, "fly_emu_ds_read_tr", nullptr,
-         {ctx, op->getOperand(0), constI32(b, loc, elementBits),
+         {ctx, address, constI32(b, loc, elementBits),
           constI32(b, loc, bytes), slot});
     op->getResult(0).replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, type, slot).getResult());
@@ -2489,12 +2503,20 @@ void ConvertROCDLToEmu::rewriteKernel(
   kernel.walk([&](Operation *op) {
     auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op);
     if (isRocdlOp(op) || isa<LLVM::AddressOfOp>(op) ||
+        ldsIntToPtr.contains(op) ||
         (intr && (intr.getIntrin() == kDispatchPtr ||
                   intr.getIntrin() == kWaveId)))
       ops.push_back(op);
   });
   auto barrierType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
   Value lds; // ctx->lds, loaded once at the top of the body.
+  auto ldsBase = [&] {
+    if (!lds) {
+      OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      lds = loadCtx(top, loc, ctx, kCtxLdsOffset, ptrType);
+    }
+    return lds;
+  };
   auto declare = [&](StringRef name, LLVM::LLVMFunctionType type) {
     return getOrDeclare(name, type);
   };
@@ -2539,11 +2561,7 @@ void ConvertROCDLToEmu::rewriteKernel(
       auto it = ldsOffsets.find(addr.getGlobalNameAttr().getAttr());
       if (it == ldsOffsets.end())
         continue;
-      if (!lds) {
-        OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBody().front());
-        lds = loadCtx(top, loc, ctx, kCtxLdsOffset, ptrType);
-      }
-      Value replacement = lds;
+      Value replacement = ldsBase();
       if (it->second != 0)
         replacement = LLVM::GEPOp::create(
             b, op->getLoc(), ptrType, b.getI8Type(), lds,
@@ -2551,6 +2569,12 @@ void ConvertROCDLToEmu::rewriteKernel(
             LLVM::GEPNoWrapFlags::inbounds);
       addr.replaceAllUsesWith(replacement);
       addr.erase();
+      continue;
+    }
+    if (auto cast = dyn_cast<LLVM::IntToPtrOp>(op)) {
+      cast.replaceAllUsesWith(fly::ldsAddressFromInteger(
+          b, op->getLoc(), cast.getArg(), ldsBase()));
+      cast.erase();
       continue;
     }
     Plan plan = classify(op);
@@ -2666,6 +2690,10 @@ void ConvertROCDLToEmu::runOnOperation() {
       }
     }
   }
+  // Inline asm becomes the ROCDL and LLVM ops of its instructions first,
+  // so that everything below (checks, lowering) treats them as any other.
+  if (failed(fly::lowerInlineAsmForEmulator(module, moduleChip(module, chip))))
+    return signalPassFailure();
   if (failed(check(module)))
     return signalPassFailure();
 
@@ -2700,6 +2728,14 @@ void ConvertROCDLToEmu::runOnOperation() {
           privates[func] = privateAccesses(func, layout, symbols);
       }
   }
+  ldsIntToPtr.clear();
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (isKernel(func))
+      func.walk([&](LLVM::IntToPtrOp cast) {
+        auto ptr = dyn_cast<LLVM::LLVMPointerType>(cast.getType());
+        if (ptr && ptr.getAddressSpace() == kSharedAddressSpace)
+          ldsIntToPtr.insert(cast);
+      });
   dmaSources.clear();
   if (checks & FLY_EMU_CHECK_BOUNDS) {
     SymbolTable symbols(module);

@@ -484,7 +484,8 @@ void fly_emu_trap_misaligned(FlyEmuContext *ctx, const char *what,
  * has no check and the runtime does none.
  *
  *   bounds   every load, store and atomic of a kernel in global (flat,
- *            global, constant) or LDS memory is preceded by
+ *            global, constant) or LDS memory, and each lane's read of a
+ *            transposing LDS read (fly_emu_ds_read_tr), is preceded by
  *            fly_emu_check_access. A global access is out of bounds when
  *            its bytes are not all inside the extent of the tensor its
  *            address derives from (the site's kernel argument, when the

@@ -101,7 +101,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         global pointer + offset. `rocdl.ds.read.tr{4,8,16}.b64` and
         `.tr6.b96` call the wave collective `fly_emu_ds_read_tr(%ctx,
         addr, element_bits, bytes, slot)` and load the result from its
-        frame slot.
+        frame slot; with `bounds`, each lane's bytes are checked as an LDS
+        load's (fly_emu_check_access) first.
       - The tensor data mover (gfx1250): `rocdl.tensor.load.to.lds`,
         `rocdl.tensor.store.from.lds` and their `.d2` forms store their
         descriptor groups to a 20-dword frame slot (groups 2 and 3 zero for
@@ -163,6 +164,51 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
     module gets the external i32 constant `__fly_emu_checks` (the
     FLY_EMU_CHECK_* bits); without, nothing of this is emitted.
 
+    Inline assembly (InlineAsmToEmu.cpp). Before anything else, every
+    `llvm.inline_asm` becomes the operations its instructions are, which
+    the pass then lowers and checks like any others. Its constraints
+    (outputs `=v`, `=s`, `=a`; inputs `v`, `s`, `a`, `i`, `n`, a tied
+    output's number; clobbers) bind each `$N` to registers of that file and
+    of its type's width (v[254:255] for a 64-bit `v` operand), taken from
+    the top of each file; the text so substituted is assembled by LLVM's
+    AMDGPU assembler (the MC layer) for the chip (`chip`, else the
+    gpu.module's #rocdl.target), which reads it as the GPU compile does
+    (`;` starts a comment, a newline ends an instruction). Each instruction
+    becomes: nothing for waits, s_nop, s_sleep, s_setprio and cache
+    maintenance (buffer_inv, buffer_wbl2, ...); `rocdl.s.barrier` for
+    s_barrier; `llvm.load` / `llvm.store` for DS, global and flat loads and
+    stores (the offset field added, the cache bits ignored); the
+    `rocdl.ds.read.tr*` op of a transposing read; `rocdl.raw.ptr.buffer.
+    load`, `.store` and `.load.lds` (the LDS address in M0) for buffer
+    accesses on a resource that is an operand of the asm; the matching
+    `rocdl.mfma.*` for an MFMA (v_mfma_f32_*_f8f6f4: the scaled op with
+    constant 0 scales; v_mfma_scale_*: op_sel and op_sel_hi of a scale as
+    bits 0 and 1 of its opsel); `llvm.fptrunc` of the pair to bf16 for
+    v_cvt_pk_bf16_f32 (neg / abs applied); `rocdl.ballot` for v_cmp_* on
+    32-bit integers, the lane's bit of the mask (the lane id from mbcnt)
+    for v_cndmask_b32; `rocdl.readfirstlane`, `.readlane`, `.ds_bpermute`;
+    one LLVM op for s_mov, 32-bit scalar arithmetic (SCC as the hardware
+    sets it), s_cmp_*, v_mov and 32-bit VALU arithmetic; blocks and
+    branches for labels, s_branch and s_cbranch_{scc0,scc1,vccz,vccnz,
+    execz,execnz}. A memory operand that is a pointer input stays that
+    pointer (the checks trace it) until the asm writes its registers. The
+    registers are SSA values in an asm without labels or branches, i32
+    allocas (address space 5) of the function in one with them; the ones
+    the text names itself (M0, VCC, s0, ...) live in such allocas across
+    the function's asm statements. An asm the emulator cannot run is an
+    error at the op naming the chip and, for an instruction, its text and
+    line in the asm: one the assembler rejects for the chip or one with no
+    semantics here, another constraint, a register the text names that
+    overlaps an operand's, a write of exec, a branch to no label of the
+    asm, a buffer resource that is not an operand.
+
+    LDS integer addresses. An `llvm.inttoptr` of a kernel to address space
+    3 (an asm's LDS addresses too) becomes the LDS block's address plus
+    the difference of the integer's and the block address's low 32 bits:
+    an emulated LDS address is a host address, and `ptrtoint` of an LDS
+    pointer to i32 keeps its low 32 bits (the tensor data mover reads its
+    LDS address field the same way).
+
     Address spaces. Every `!llvm.ptr<N>` anywhere in the module (values,
     block arguments, function types, nested in structs or vectors, type
     attributes) becomes `!llvm.ptr`; globals move to address space 0;
@@ -186,8 +232,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "The chip the kernels were compiled for (e.g. gfx950); when "
-           "empty, the gpu.module's #rocdl.target, if any. Only MFMA "
-           "fp8/bf8 formats depend on it.">,
+           "empty, the gpu.module's #rocdl.target, if any. MFMA fp8/bf8 "
+           "formats depend on it, and inline asm is assembled for it.">,
     Option<"checkAlignment", "check-alignment", "bool", /*default=*/"true",
            "Check that every kernel access to flat, global, constant or LDS "
            "memory is as aligned as its code declares (see Alignment).">,
