@@ -1,5 +1,7 @@
 """The arith dialect's own builders in fx.arith (`fx.arith.addf(a, b)`, as
-FlyDSL re-exports them), FlyDSL's `fx.arith.constant(value, type=...)`, and
+FlyDSL re-exports them from flydsl._mlir: fx values in, raw values out, the
+C++ verifier's errors at the user's line), FlyDSL's
+`fx.arith.constant(value, type=...)`, and
 @flyc.jit functions whose parameters are all scalars: values on the
 emulator against numpy, and the errors of a misused builder."""
 
@@ -66,7 +68,7 @@ FLOAT_CASES = [
 ]
 INT_CASES = [
     (lambda a, b: fx.arith.addi(a, b), lambda a, b: a + b),
-    (lambda a, b: fx.arith.subi(a, b, overflowFlags="none"), lambda a, b: a - b),
+    (lambda a, b: fx.arith.subi(a, b, overflow_flags=fx.arith.IntegerOverflowFlags.nsw), lambda a, b: a - b),
     (lambda a, b: fx.arith.muli(a, b), lambda a, b: a * b),
     (lambda a, b: fx.arith.maxsi(a, b), np.maximum),
     (lambda a, b: fx.arith.minsi(a, b), np.minimum),
@@ -126,10 +128,11 @@ def _two_results(a, b):
 
 
 @pytest.mark.parametrize("fn,marker,message", [
-    (_two_results, "results", "arith.addf has one result, not 2"),
-    (_mixed, "mixed", "arith.addf: the operands must have one type, got f32 and f16"),
-    (_ints_to_addf, "ints", "arith.addf takes floats, not Int32"),
-    (_python_number, "python", "arith.addi: an operand must be a traced value"),
+    # the C++ verifier's word, at the builder's line
+    (_two_results, "results", "'arith.addf' op requires one result"),
+    (_mixed, "mixed", "'arith.addf' op requires the same type for all operands and results"),
+    (_ints_to_addf, "ints", "'arith.addf' op operand #0 must be floating-point-like, but got 'i32'"),
+    (_python_number, "python", "'arith.addi': operand #1 must be an SSA value"),
 ])
 def test_a_misused_builder_names_the_op_and_the_line(fn, marker, message):
     a = np.zeros(N, np.float32)

@@ -417,6 +417,8 @@ NB_MODULE(_fly_compiler, m) {
       .def("__repr__",
            [](const TypeHandle &h) { return "Type(" + printType(h.type) + ")"; })
       .def("__eq__", [](const TypeHandle &a, const TypeHandle &b) { return a == b; })
+      // Any other object (`t == int`, `t == None`): not equal, no TypeError.
+      .def("__eq__", [](const TypeHandle &, nb::handle) { return false; })
       .def("__hash__",
            [](const TypeHandle &h) {
              return (size_t)h.type.getAsOpaquePointer();

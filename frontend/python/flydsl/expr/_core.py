@@ -170,6 +170,7 @@ def _pattern(x, leaves):
     typing, above this layer) gives its own text."""
     if isinstance(x, (tuple, list)):
         return "(" + ",".join(_pattern(e, leaves) for e in x) + ")"
+    x = nm.lift(x)  # a raw integer value (an ArithValue) as its numeric
     own = getattr(type(x), "__int_tuple_pattern__", None)
     if own is not None:
         return own(x, leaves)

@@ -10,6 +10,8 @@ TraceErrors at the user's source line.
 
 from __future__ import annotations
 
+import enum
+
 from ..tracing.errors import TraceError
 from ..tracing.ir import parse_type, user_location
 from ..tracing.trace import builder
@@ -60,6 +62,8 @@ def fastmath_text(flags) -> str | None:
 
     if isinstance(flags, FastMathFlags):
         return str(flags)
+    if type(flags).__name__ == "FastMathFlags" and isinstance(flags, enum.Flag):
+        return str(FastMathFlags(int(flags.value)))  # flydsl._mlir's enum: the same bits
     if isinstance(flags, str):
         names = [f.strip() for f in flags.split(",") if f.strip()]
     elif isinstance(flags, (list, tuple, set, frozenset)):
@@ -148,6 +152,7 @@ def per_element(fn, operands, like, cls):
 
 
 def check_operand(fname: str, x, what: str = "operand"):
+    x = nm.lift(x)
     if isinstance(x, nm.Numeric):
         if x.ir is None:
             return nm.constant(x.host_value, type(x))

@@ -52,6 +52,7 @@ from ._elementwise import (FastmathScope, cmp, compare, convert, element, emit, 
 from ._elementwise import select as _select
 from .numeric import Index  # noqa: F401 - fx.arith.Index, as before
 from ._late import provide
+from .._mlir.dialects import arith as _raw_arith
 from .utils.arith import ArithValue, _to_raw  # noqa: F401 - FlyDSL's fx.arith names
 
 __all__ = ["FastMathFlags", "RoundingMode", "fastmath", "cmpi", "cmpf", "max", "min", "maxnumf",
@@ -319,77 +320,23 @@ def shrui(value, amount, *, is_exact=False, **kwargs):
     return emit("arith.shrui", [value, amount], value, cls, "isExact" if is_exact else "")
 
 
-# -- the arith dialect's own builders ---------------------------------------------
-#
-# FlyDSL's fx.arith re-exports the MLIR binding's builders of the arith
-# dialect; these are the same-type elementwise ones its tests and kernels
-# call on fx values (`fx.arith.addf(a, b)` on two Vectors), with the
-# builders' parameters. Operands are fx numerics or Vectors of one type
-# (a raw builder neither promotes nor converts); the result has that type.
+# -- the dialect's own builders ------------------------------------------------------
+# FlyDSL's fx.arith holds the arith dialect's builders (flydsl._mlir,
+# generated from ArithOps.td): `fx.arith.addf(a, b)`, `fx.arith.AddFOp`, the
+# generated enums. Their operands may be fx values; their results are raw
+# values (ArithValues). The names this module defines itself below (cmpi,
+# select, constant, index_cast, ... and the enums of its __all__) replace the
+# dialect's, as in FlyDSL.
+def _dialect_names(module):
+    for name, value in vars(module).items():
+        if name.startswith("_") or not getattr(value, "__module__", "").startswith(
+                "flydsl._mlir.dialects._arith_"):
+            continue
+        yield name, value
 
 
-def _raw_operands(op, operands, kind):
-    values = []
-    for o in operands:
-        if not isinstance(o, nm.Numeric) or is_static(o):
-            o = nm.as_numeric(o) if isinstance(o, (nm.Numeric, bool, int, float)) else o
-        if not isinstance(o, nm.Numeric):
-            fail(f"arith.{op}: an operand must be a traced value, not {nm._describe(o)}")
-        values.append(o)
-    first = values[0]
-    for o in values[1:]:
-        if type_like(o, element(o)) != type_like(first, element(first)):
-            fail(f"arith.{op}: the operands must have one type, got "
-                 f"{type_like(first, element(first))} and {type_like(o, element(o))}")
-    cls = element(first)
-    if kind == "float" and not cls.is_float:
-        fail(f"arith.{op} takes floats, not {cls.__name__}")
-    if kind == "int" and (cls.is_float or cls is Index and op.startswith("sh")):
-        fail(f"arith.{op} takes integers, not {cls.__name__}")
-    return values, cls
-
-
-def _raw(op, operands, kind, attrs, results):
-    """arith.<op> on the operands, one result of their type."""
-    if results is not None and len(results) != 1:
-        fail(f"arith.{op} has one result, not {len(results)}")
-    values, cls = _raw_operands(op, operands, kind)
-    return emit(f"arith.{op}", values, values[0], cls, attrs)
-
-
-def _named(builder_fn, op, kind):
-    builder_fn.__name__ = builder_fn.__qualname__ = op
-    builder_fn.__doc__ = f"arith.{op} on fx values of one {kind} type (the dialect's builder)."
-    return builder_fn
-
-
-def _float_binary(op):
-    return _named(lambda lhs, rhs, *, fastmath=None, results=None, loc=None, ip=None:
-                  _raw(op, (lhs, rhs), "float", fastmath_attr(fastmath), results), op, "float")
-
-
-def _int_binary(op):
-    return _named(lambda lhs, rhs, *, results=None, loc=None, ip=None:
-                  _raw(op, (lhs, rhs), "int", "", results), op, "integer")
-
-
-def _int_binary_overflow(op):
-    def overflow(flags):
-        return f"overflowFlags = #arith.overflow<{flags}>" if flags else ""
-
-    return _named(lambda lhs, rhs, *, overflowFlags=None, results=None, loc=None, ip=None:  # noqa: N803
-                  _raw(op, (lhs, rhs), "int", overflow(overflowFlags), results), op, "integer")
-
-
-negf = _named(lambda operand, *, fastmath=None, results=None, loc=None, ip=None:
-              _raw("negf", (operand,), "float", fastmath_attr(fastmath), results), "negf", "float")
-for _op in ("addf", "subf", "mulf", "divf", "remf", "minnumf"):
-    globals()[_op] = _float_binary(_op)
-for _op in ("addi", "subi", "muli", "shli"):
-    globals()[_op] = _int_binary_overflow(_op)
-for _op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
-            "maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shrsi"):
-    globals()[_op] = _int_binary(_op)
+globals().update((name, value) for name, value in _dialect_names(_raw_arith)
+                 if name not in globals())
 
 
 # -- ours ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The kernel's place in the launch (FlyDSL's `fx.gpu`): thread, block and
 lane indices, dimensions, the block barrier, the wave shuffles, the
-compile-time block and wave sizes, and the SharedAllocator of LDS.
+compile-time block and wave sizes, and the SharedAllocator of LDS; the
+gpu dialect's own builders (`fx.gpu.thread_id("x")`) for other names.
 
     tid = fx.thread_idx.x
     bid_x, bid_y, _ = fx.block_idx
@@ -139,3 +140,17 @@ def num_warp_threads() -> int:
 
 
 provide(shuffle_xor=shuffle_xor)
+
+
+def __getattr__(name: str):
+    """The gpu dialect's own builder or op class of that name
+    (`fx.gpu.thread_id("x")`, `fx.gpu.BarrierOp`; flydsl._mlir, imported on
+    first use), for the names this module does not define, as FlyDSL's
+    fx.gpu has them."""
+    import importlib
+
+    raw = importlib.import_module("flydsl._mlir.dialects.gpu")
+    value = getattr(raw, name, None) if not name.startswith("_") else None
+    if value is None or not getattr(value, "__module__", "").startswith("flydsl._mlir.dialects"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return value

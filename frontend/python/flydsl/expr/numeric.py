@@ -246,6 +246,8 @@ class Numeric(metaclass=NumericMeta):
             return dtype(self.host_value)
         if dtype is Value:
             return self.ir_value()
+        if not isinstance(dtype, type) and _is_type_handle(dtype):
+            dtype = _element_class(dtype)  # an MLIR type (T.f16): its numeric class
         if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype is Vector:
             _fail(f"{type(self).__name__}.to(): the type must be a numeric class such as "
                   f"fx.Float32, not {_describe(dtype)}")
@@ -771,10 +773,14 @@ class Vector(Numeric):
         `init_val` (vector.reduction). Float max is maxnumf, min minimumf,
         as FlyDSL has them."""
         key = getattr(op, "value", op)
-        if not isinstance(key, str) or key.lower() not in _REDUCE_KINDS:
-            _fail(f"Vector.reduce: unknown operation {op!r} (add, mul, max, min)")
         cls = self._dtype
-        kind = _REDUCE_KINDS[key.lower()][0 if cls.is_float else 1 if cls.signed else 2]
+        if isinstance(key, int) and hasattr(op, "name"):
+            # the vector dialect's CombiningKind (flydsl._mlir): that exact kind
+            kind = op.name.lower()
+        elif not isinstance(key, str) or key.lower() not in _REDUCE_KINDS:
+            _fail(f"Vector.reduce: unknown operation {op!r} (add, mul, max, min)")
+        else:
+            kind = _REDUCE_KINDS[key.lower()][0 if cls.is_float else 1 if cls.signed else 2]
         attrs = f"kind = #vector.kind<{kind}>"
         operands = [self.ir]
         if init_val is not None:
@@ -987,10 +993,31 @@ def _float_text(x: float, cls) -> str:
     return text
 
 
+def _is_type_handle(t) -> bool:
+    """A type handle of the compiler (what T.f16 and flydsl._mlir's types are)."""
+    return hasattr(t, "kind") and hasattr(t, "element_type") and hasattr(t, "bit_width")
+
+
+def _element_class(t):
+    """The numeric class of a type handle's elements (a vector's) or its own."""
+    return numeric_class(str(t.element_type if t.kind == "vector" else t))
+
+
+def lift(x):
+    """A raw SSA value of a scalar or vector type (what flydsl._mlir's
+    builders give: an ArithValue, an op result) as its numeric; anything
+    else as it is. fx's operations take raw values so."""
+    if isinstance(x, Value) and not isinstance(x, Numeric):
+        return wrap(Value(x.name, x.type))
+    return x
+
+
 def convert(x, cls):
-    """`x` (a numeric or a Python number) as a value of class `cls`: a
-    Python number becomes a constant, a numeric converts as fx.arith.cast
-    does (to Boolean as `x != 0`, Index by index_cast, vectors elementwise)."""
+    """`x` (a numeric, a raw value or a Python number) as a value of class
+    `cls`: a Python number becomes a constant, a numeric converts as
+    fx.arith.cast does (to Boolean as `x != 0`, Index by index_cast, vectors
+    elementwise)."""
+    x = lift(x)
     if not isinstance(x, Numeric):
         return constant(x, cls)
     if x.is_static() and not isinstance(x, Vector):
@@ -1100,6 +1127,7 @@ def _prepare(x, cls, shape):
 
 
 def _binary(a, b, kind, fastmath=None, literal_like=False):
+    a, b = lift(a), lift(b)
     if _is_static(a) and _is_static(b):
         if literal_like:  # a front-end constant takes the numeric operand's type
             num = a if isinstance(a, Numeric) else b
@@ -1130,6 +1158,7 @@ def _binary(a, b, kind, fastmath=None, literal_like=False):
 
 def _compare(a, b, kind):
     """A Boolean, or for vectors a vector of Booleans (elementwise)."""
+    a, b = lift(a), lift(b)
     if _is_static(a) and _is_static(b):
         return _fold(a, b, kind)
     a, b, _ = operands(a, b, kind)

@@ -83,7 +83,9 @@ _PTR = ("ptr",)
 
 
 def _tuple_arg(api, name, x):
-    """An int tuple from an IntTuple or Python ints/None/numerics/tuples."""
+    """An int tuple from an IntTuple or Python ints/None/numerics/tuples (a
+    raw integer value, an ArithValue, as its numeric)."""
+    x = nm.lift(x)
     if isinstance(x, FlyValue):
         return expect(api, name, x, _INT_TUPLE)
     if isinstance(x, (int, tuple, list, nm.Numeric, Basis)) or x is None:

@@ -9,6 +9,10 @@ dialect: fx.make_copy_atom / fx.make_mma_atom take it like the universal
 ones, and an operation the target chip lacks is a located error naming the
 chips that have it.
 
+The ROCDL dialect's generated builders (`fx.rocdl.exp2`, `readlane`,
+`ballot`, the MFMA intrinsics, ...) are fx.rocdl's too, for every name it
+does not define (flydsl._mlir.dialects.rocdl; see _raw.py).
+
 Each name is imported from its module when first used, so that a kernel
 pays only for the families it uses (a trace reaches fx.rocdl on first use
 too): this table says which module holds which name, and each private
@@ -36,6 +40,10 @@ _EXPORTS = {
         "cvt_pk_fp8_f32", "cvt_pk_bf8_f32", "cvt_pk_f32_fp8", "cvt_pk_f32_bf8", "cvt_f32_fp8",
         "cvt_f32_bf8", "cvt_scalef32_pk_f32_fp4", "cvt_scalef32_pk_bf16_fp4",
         "cvt_scalef32_pk_fp4_f32"),
+    # The raw ROCDL conveniences next to the dialect's builders (below).
+    "_raw": (
+        "mask_mfma", "mask_vmem_rd", "mask_dsrd", "mask_dswr", "perm_b32", "readlane",
+        "raw_ptr_buffer_load_lds", "buffer_load_to_lds", "cvt_off_f32_i4", "cvt_pk_bf16_f32"),
 }
 _NAMESPACES = ("cdna3", "cdna4", "rdna3", "rdna4", "cdna5", "tdm_ops")
 _LAZY = {name: module for module, names in _EXPORTS.items() for name in names}
@@ -46,11 +54,20 @@ __all__ = ["cdna3", "cdna4", "rdna3", "rdna4"] + [
 
 
 def __getattr__(name: str):
-    """A name of fx.rocdl (or one of its namespaces), imported on first use."""
+    """A name of fx.rocdl (or one of its namespaces), imported on first use;
+    else the ROCDL dialect's own builder or op class of that name (FlyDSL's
+    fx.rocdl star-imports them)."""
+    import importlib
+
     module = _LAZY.get(name)
     if module is None and name not in _NAMESPACES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+        raw = importlib.import_module("flydsl._mlir.dialects.rocdl")
+        value = getattr(raw, name, None) if not name.startswith("_") else None
+        if value is None or not getattr(value, "__module__", "").startswith(
+                "flydsl._mlir.dialects"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
 
     value = importlib.import_module(f"{__name__}.{module or name}")
     if module is not None:
