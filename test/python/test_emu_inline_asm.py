@@ -24,15 +24,17 @@ against numpy, as FlyDSL's kernel library writes it:
   semantics for, an unsupported constraint) is a located CompileError
   naming the instruction and the chip.
 
-The kernels emit the op through the tracer (until flydsl._mlir's
-llvm.inline_asm builder exists): see `inline_asm` below.
+The kernels build the op as FlyDSL's kernel library does, with the raw
+builder `llvm.inline_asm(result_type, operands, text, constraints,
+has_side_effects=True)` (a result type of None or !llvm.void for asm
+without outputs; ArithValues back), and read several outputs with
+`llvm.extractvalue`.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -40,60 +42,23 @@ import torch
 
 import flydsl.compiler as flyc
 import flydsl.expr as fx
-from flydsl.tracing.ir import parse_type
-from flydsl.tracing.trace import builder
+from flydsl._mlir import ir
+from flydsl._mlir.dialects import llvm, vector
+from flydsl.expr.typing import T
+from flydsl.expr.typing import Vector as Vec
+from flydsl.expr.utils.arith import _to_raw
 
 HERE = os.path.abspath(__file__)
-
-
-# ---- emitting the op -----------------------------------------------------------
-
-def _mlir_string(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-            .replace("\t", "\\t"))
-
-
-def _raw(value):
-    """The core SSA value of an fx value (numeric, vector, pointer)."""
-    return value.ir if hasattr(value, "ir") else value
-
-
-_SCALARS = {"i32": fx.Int32, "i64": fx.Int64, "f32": fx.Float32}
-
-
-def _wrap(value, type_text):
-    """An SSA value as the fx value of its type (a raw value for a struct)."""
-    if type_text.startswith("vector<"):
-        return fx.Vector(value)
-    return _SCALARS[type_text](value) if type_text in _SCALARS else value
-
-
-def inline_asm(text, constraints, operands=(), result=None):
-    """`llvm.inline_asm has_side_effects` of `text`, located at the caller's
-    line; its result (a numeric or Vector; a raw value for a struct), or
-    None. `result` is a type text ("i32", "vector<4xf32>", ...)."""
-    caller = sys._getframe(1)
-    loc = (caller.f_code.co_filename, caller.f_lineno, 1)
-    attrs = (f'asm_string = "{_mlir_string(text)}", constraints = "{constraints}", '
-             "has_side_effects")
-    types = [] if result is None else [parse_type(result)]
-    values = builder().op("llvm.inline_asm", [_raw(o) for o in operands], types, attrs, loc=loc)
-    return _wrap(values[0], result) if values else None
-
-
-def llvm_op(name, operands, result, attrs=""):
-    """The result of the LLVM op `name`, as an fx value."""
-    (value,) = builder().op(name, [_raw(o) for o in operands], [parse_type(result)], attrs)
-    return _wrap(value, result)
+VOID = ir.Type.parse("!llvm.void")  # FlyDSL's result type of asm without outputs
 
 
 def address32(pointer):
     """An LDS pointer as the 32-bit address DS instructions take."""
-    return llvm_op("llvm.ptrtoint", [fx.to_llvm_ptr(pointer)], "i32")
+    return llvm.ptrtoint(T.i32, fx.to_llvm_ptr(pointer))
 
 
 def address64(pointer):
-    return llvm_op("llvm.ptrtoint", [fx.to_llvm_ptr(pointer)], "i64")
+    return llvm.ptrtoint(T.i64, fx.to_llvm_ptr(pointer))
 
 
 def line_of(kernel, marker):
@@ -128,11 +93,11 @@ def lds_reverse_kernel(A: fx.Tensor, C: fx.Tensor, offset: fx.Constexpr[int], sy
     t = fx.thread_idx.x
     s = fx.SharedAllocator(static=True).allocate(Shared).peek().buf.view(fx.make_layout(132, 1))
     base = address32(fx.get_iter(s))
-    inline_asm("s_nop 7", "")
-    inline_asm(f"ds_write_b32 $0, $1 offset:{offset}", "v,v", [base + t * 4, A[t]])  # the LDS store
+    llvm.inline_asm(VOID, [], "s_nop 7", "", has_side_effects=True)
+    llvm.inline_asm(None, [_to_raw(base + t * 4), _to_raw(A[t])], f"ds_write_b32 $0, $1 offset:{offset}", "v,v", has_side_effects=True)  # the LDS store
     if sync:
-        inline_asm("s_waitcnt lgkmcnt(0)\ns_barrier", "")
-    mine = inline_asm(f"ds_read_b32 $0, $1 offset:{offset}", "=v,v", [base + (127 - t) * 4], "f32")  # the LDS load
+        llvm.inline_asm(None, [], "s_waitcnt lgkmcnt(0)\ns_barrier", "", has_side_effects=True)
+    mine = llvm.inline_asm(T.f32, [_to_raw(base + (127 - t) * 4)], f"ds_read_b32 $0, $1 offset:{offset}", "=v,v", has_side_effects=True)  # the LDS load
     C[t] = mine
 
 
@@ -157,10 +122,11 @@ def global_copy_kernel(A: fx.Tensor, C: fx.Tensor):
     """C[4t:4t+4] = A[4t+4:4t+8]: the load through an integer address (two
     VGPRs) and its offset field, the store through C's pointer."""
     t = fx.thread_idx.x
-    words = inline_asm("global_load_dwordx4 $0, $1, off offset:16 sc0\ns_waitcnt vmcnt(0)",
-                       "=v,v", [address64(fx.get_iter(A)) + fx.Int64(t) * 16], "vector<4xi32>")
+    words = llvm.inline_asm(T.vec(4, T.i32), [_to_raw(address64(fx.get_iter(A)) + fx.Int64(t) * 16)],
+                            "global_load_dwordx4 $0, $1, off offset:16 sc0\ns_waitcnt vmcnt(0)",
+                            "=v,v", has_side_effects=True)
     out = fx.to_llvm_ptr(fx.get_iter(C) + t * 4)
-    inline_asm("buffer_inv sc1\nglobal_store_dwordx4 $0, $1, off sc0 sc1", "v,v", [out, words])  # the global store
+    llvm.inline_asm(None, [out, words], "buffer_inv sc1\nglobal_store_dwordx4 $0, $1, off sc0 sc1", "v,v", has_side_effects=True)  # the global store
 
 
 @flyc.jit
@@ -184,16 +150,18 @@ def anchor_kernel(A: fx.Tensor, C: fx.Tensor):
     t = fx.thread_idx.x
     x = A[t]
     acc = fx.Vector.from_elements([A[t] + i for i in range(16)], fx.Float32)
-    pinned = inline_asm("", "=v,0", [x], "f32")
-    pinned_acc = inline_asm("", "=v,0", [acc], "vector<16xf32>")
+    pinned = llvm.inline_asm(T.f32, [_to_raw(x)], "", "=v,0", has_side_effects=True)
+    acc_raw = _to_raw(acc)
+    pinned_acc = llvm.inline_asm(acc_raw.type, [acc_raw], "", "=v,0", has_side_effects=True)
     # Several values at once: a struct of the outputs, each tied to its input.
-    both = inline_asm("", "=v,=v,0,1", [x * 2.0, acc], "!llvm.struct<(f32, vector<16xf32>)>")
-    first = llvm_op("llvm.extractvalue", [both], "f32", "position = array<i64: 0>")
-    second = llvm_op("llvm.extractvalue", [both], "vector<16xf32>", "position = array<i64: 1>")
+    pair = llvm.StructType.get_literal([T.f32, acc_raw.type])
+    both = llvm.inline_asm(pair, [_to_raw(x * 2.0), acc_raw], "", "=v,=v,0,1", has_side_effects=True)
+    first = llvm.extractvalue(T.f32, both, [0])
+    second = llvm.extractvalue(acc_raw.type, both, [1])
     C[t * 4] = pinned
-    C[t * 4 + 1] = pinned_acc[15]
+    C[t * 4 + 1] = Vec(pinned_acc)[15]
     C[t * 4 + 2] = first
-    C[t * 4 + 3] = second[3]
+    C[t * 4 + 3] = vector.extract(second, [], [3])
 
 
 @flyc.jit
@@ -221,10 +189,11 @@ def branch_kernel(A: fx.Tensor, C: fx.Tensor, flag: fx.Int32, per_lane: fx.Const
     t = fx.thread_idx.x
     f = fx.Int32(t % 2) if per_lane else flag
     # FlyDSL's idiom: a barrier only when the (uniform) flag is 0.
-    inline_asm("s_cmp_eq_u32 $0, 0\n\ts_cbranch_scc0 1f\n\ts_barrier\n\t1:", "s", [f])  # the asm barrier
+    llvm.inline_asm(VOID, [_to_raw(f)], "s_cmp_eq_u32 $0, 0\n\ts_cbranch_scc0 1f\n\ts_barrier\n\t1:", "s", has_side_effects=True)  # the asm barrier
     # The same branch deciding a value: 7 when the flag is 0, else A[t].
-    picked = inline_asm("s_cmp_eq_u32 $1, 0\n\ts_cbranch_scc0 1f\n\tv_mov_b32 $0, 7\n1:",
-                        "=v,s,0", [f, fx.Int32(A[t])], "i32")
+    picked = llvm.inline_asm(T.i32, [_to_raw(f), _to_raw(fx.Int32(A[t]))],
+                             "s_cmp_eq_u32 $1, 0\n\ts_cbranch_scc0 1f\n\tv_mov_b32 $0, 7\n1:",
+                             "=v,s,0", has_side_effects=True)
     C[t] = picked
 
 
@@ -262,16 +231,20 @@ def test_a_barrier_in_the_asm_is_checked_for_divergence(emu):
 @flyc.kernel
 def named_registers_kernel(A: fx.Tensor, C: fx.Tensor):
     """M0 set by one asm statement and advanced by the next (FlyDSL's LDS
-    DMA idiom), s0 / v0 as scratch, and scalar arithmetic with SCC."""
+    DMA idiom), s0 / v0 as scratch, and scalar arithmetic with SCC. The
+    operands are fx values here: the raw builders take them as they are."""
     t = fx.thread_idx.x
-    inline_asm("s_mov_b32 m0, $0", "s", [fx.Int32(1000)])
-    inline_asm("s_add_u32 m0, 24, m0", "")
-    m0 = inline_asm("s_mov_b32 s0, m0\nv_mov_b32 $0, s0", "=v,~{s0}", [], "i32")
-    summed = inline_asm("v_mov_b32 v0, $1\nv_add_u32 $0, v0, $2\nv_lshlrev_b32 $0, 1, $0",
-                        "=v,v,v,~{v0}", [fx.Int32(A[t]), m0], "i32")
+    llvm.inline_asm(None, [fx.Int32(1000)], "s_mov_b32 m0, $0", "s", has_side_effects=True)
+    llvm.inline_asm(None, [], "s_add_u32 m0, 24, m0", "", has_side_effects=True)
+    m0 = llvm.inline_asm(T.i32, [], "s_mov_b32 s0, m0\nv_mov_b32 $0, s0", "=v,~{s0}",
+                         has_side_effects=True)
+    summed = llvm.inline_asm(T.i32, [fx.Int32(A[t]), m0],
+                             "v_mov_b32 v0, $1\nv_add_u32 $0, v0, $2\nv_lshlrev_b32 $0, 1, $0",
+                             "=v,v,v,~{v0}", has_side_effects=True)
     # s_sub_u32 borrows (SCC = 1) when the subtrahend is larger.
-    borrow = inline_asm("s_sub_u32 s1, $1, $2\ns_cbranch_scc1 2f\nv_mov_b32 $0, 0\ns_branch 3f\n"
-                        "2:\nv_mov_b32 $0, s1\n3:", "=v,s,s,~{s1}", [fx.Int32(3), fx.Int32(5)], "i32")
+    borrow = llvm.inline_asm(T.i32, [fx.Int32(3), fx.Int32(5)],
+                             "s_sub_u32 s1, $1, $2\ns_cbranch_scc1 2f\nv_mov_b32 $0, 0\ns_branch 3f\n"
+                             "2:\nv_mov_b32 $0, s1\n3:", "=v,s,s,~{s1}", has_side_effects=True)
     C[t * 2] = summed
     C[t * 2 + 1] = borrow
 
@@ -299,17 +272,18 @@ def mask_kernel(Rel: fx.Tensor, X: fx.Tensor, Out: fx.Tensor, Masks: fx.Tensor,
     """Two compares into SGPR lane masks, then two v_cndmask on them, as
     FlyDSL's flash attention writes it (thresholds 5 and 40)."""
     t = fx.thread_idx.x
-    struct = f"!llvm.struct<({mask_type}, {mask_type}, i32, i32)>"
-    both = inline_asm("v_cmp_lt_i32_e64 $0, $6, 5\n\t"
-                      "v_cmp_lt_i32_e64 $1, $6, 40\n\t"
-                      "v_cndmask_b32_e64 $2, $4, $7, $0\n\t"
-                      "v_cndmask_b32_e64 $3, $5, $7, $1",
-                      "=s,=s,=v,=v,2,3,v,v,~{vcc}",
-                      [fx.Int32(X[t * 2]), fx.Int32(X[t * 2 + 1]), fx.Int32(Rel[t]), fx.Int32(-1)],
-                      struct)
+    struct = ir.Type.parse(f"!llvm.struct<({mask_type}, {mask_type}, i32, i32)>")
+    both = llvm.inline_asm(struct,
+                           [_to_raw(fx.Int32(X[t * 2])), _to_raw(fx.Int32(X[t * 2 + 1])),
+                            _to_raw(fx.Int32(Rel[t])), _to_raw(fx.Int32(-1))],
+                           "v_cmp_lt_i32_e64 $0, $6, 5\n\t"
+                           "v_cmp_lt_i32_e64 $1, $6, 40\n\t"
+                           "v_cndmask_b32_e64 $2, $4, $7, $0\n\t"
+                           "v_cndmask_b32_e64 $3, $5, $7, $1",
+                           "=s,=s,=v,=v,2,3,v,v,~{vcc}", has_side_effects=True)
     for i in fx.range_constexpr(2):
-        Out[t * 2 + i] = llvm_op("llvm.extractvalue", [both], "i32", f"position = array<i64: {i + 2}>")
-        mask = llvm_op("llvm.extractvalue", [both], mask_type, f"position = array<i64: {i}>")
+        Out[t * 2 + i] = llvm.extractvalue(T.i32, both, [i + 2])
+        mask = llvm.extractvalue(ir.Type.parse(mask_type), both, [i])
         Masks[t * 2 + i] = fx.Int64(mask)
 
 
@@ -371,19 +345,20 @@ def mfma_kernel(Aw: fx.Tensor, Bw: fx.Tensor, Cin: fx.Tensor, Sa: fx.Tensor, Sb:
     a = fx.Vector.from_elements([Aw[t * n + i] for i in range(n)], fx.Int32)
     b = fx.Vector.from_elements([Bw[t * n + i] for i in range(n)], fx.Int32)
     c = fx.Vector.from_elements([Cin[t * 4 + i] for i in range(4)], fx.Float32)
+    operands = [_to_raw(a), _to_raw(b), _to_raw(c)]
     if form == "f16":
-        d = inline_asm("v_mfma_f32_16x16x16_f16 $0, $1, $2, $3", "=v,v,v,v", [a, b, c],
-                       "vector<4xf32>")
+        d = llvm.inline_asm(T.f32x4, operands, "v_mfma_f32_16x16x16_f16 $0, $1, $2, $3",
+                            "=v,v,v,v", has_side_effects=True)
     elif form == "f8f6f4":
         # As FlyDSL's fp8 GEMM pins its accumulator: AGPRs, src2 = dst.
-        d = inline_asm("v_mfma_f32_16x16x128_f8f6f4 $0, $1, $2, $0", "=a,v,v,0", [a, b, c],
-                       "vector<4xf32>")
+        d = llvm.inline_asm(T.f32x4, operands, "v_mfma_f32_16x16x128_f8f6f4 $0, $1, $2, $0",
+                            "=a,v,v,0", has_side_effects=True)
     else:
-        d = inline_asm("v_mfma_scale_f32_16x16x128_f8f6f4 $0, $1, $2, $0, $4, $5 "
-                       "op_sel:[1,0,0] op_sel_hi:[0,1,0]", "=v,v,v,0,v,v",
-                       [a, b, c, Sa[t], Sb[t]], "vector<4xf32>")
+        d = llvm.inline_asm(T.f32x4, operands + [_to_raw(Sa[t]), _to_raw(Sb[t])],
+                            "v_mfma_scale_f32_16x16x128_f8f6f4 $0, $1, $2, $0, $4, $5 "
+                            "op_sel:[1,0,0] op_sel_hi:[0,1,0]", "=v,v,v,0,v,v", has_side_effects=True)
     for i in fx.range_constexpr(4):
-        D[t * 4 + i] = d[i]
+        D[t * 4 + i] = vector.extract(d, [], [i])
 
 
 @flyc.jit
@@ -459,7 +434,7 @@ def test_gfx950_fp8_mfma(emu, form):
 def cvt_kernel(A: fx.Tensor, B: fx.Tensor, C: fx.Tensor, modifiers: fx.Constexpr[bool]):
     t = fx.thread_idx.x
     text = "v_cvt_pk_bf16_f32 $0, -$1, |$2|" if modifiers else "v_cvt_pk_bf16_f32 $0, $1, $2"
-    C[t] = inline_asm(text, "=v,v,v", [A[t], B[t]], "i32")
+    C[t] = llvm.inline_asm(T.i32, [_to_raw(A[t]), _to_raw(B[t])], text, "=v,v,v", has_side_effects=True)
 
 
 @flyc.jit
@@ -503,7 +478,7 @@ def transpose_kernel(A: fx.Tensor, Out: fx.Tensor, bits: fx.Constexpr[int], shif
     smem[t + 64] = A[t + 64]
     fx.barrier()
     at = address32(fx.get_iter(smem)) + t * 8 - 16 + shift
-    words = inline_asm(f"ds_read_b64_tr_b{bits} $0, $1 offset:16\n", "=v,v,~{memory}", [at], "vector<2xi32>")  # the read
+    words = Vec(llvm.inline_asm(T.i32x2, [_to_raw(at)], f"ds_read_b64_tr_b{bits} $0, $1 offset:16\n", "=v,v,~{memory}", has_side_effects=True))  # the read
     Out[t * 2] = words[0]
     Out[t * 2 + 1] = words[1]
 
@@ -532,7 +507,7 @@ def test_lds_transpose_reads(emu, bits, dtype):
 @flyc.kernel
 def text_kernel(A: fx.Tensor, C: fx.Tensor, text: fx.Constexpr[str], constraints: fx.Constexpr[str]):
     t = fx.thread_idx.x
-    C[t] = inline_asm(text, constraints, [fx.Int32(A[t])], "i32")  # the asm
+    C[t] = llvm.inline_asm(T.i32, [_to_raw(fx.Int32(A[t]))], text, constraints, has_side_effects=True)  # the asm
 
 
 @flyc.jit

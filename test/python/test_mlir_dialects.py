@@ -320,3 +320,64 @@ def test_fly_builders_take_flydsls_lists_of_one():
     assert isinstance(IntTupleType.get(3), fly.IntTupleType)
     assert not isinstance(T.i32(), fly.LayoutType)
     assert str(fly.LayoutType.get((4, 8), (1, 4))) == "!fly.layout<(4,8):(1,4)>"
+
+
+# -- the buffer ops' aux: LLVM 22's operand, FlyDSL's optional attribute -----------
+
+def _buffer_ops_with_aux(rsrc, offset, cache_bits):
+    f32 = T.f32()
+    rocdl.raw_ptr_buffer_load(f32, rsrc, offset, offset, cache_bits)  # LLVM 22: a value
+    rocdl.RawPtrBufferLoadOp(f32, rsrc, offset, offset, aux=ir.IntegerAttr.get(T.i32(), 3))
+    x = rocdl.raw_ptr_buffer_load(f32, rsrc, offset, offset, aux=None)
+    rocdl.RawPtrBufferStoreOp(x, rsrc, offset, offset)
+    rocdl.raw_ptr_buffer_store(x, rsrc, offset, offset, 1)
+    rocdl.raw_ptr_buffer_atomic_fadd(x, rsrc, offset, offset, aux=2)
+    rocdl.raw_ptr_buffer_load(res=f32, rsrc=rsrc, offset=offset, soffset=offset)
+
+
+def test_buffer_ops_take_aux_as_a_value_an_attribute_an_int_or_not_at_all():
+    """FlyDSL's buffer_ops writes RawPtrBufferLoadOp(t, rsrc, off, soff,
+    aux=attr_or_None) (its MLIR made aux an attribute); the op here keeps
+    LLVM 22's i32 operand, made from the attribute or int (0 when left
+    out) by a constant next to the op."""
+    module = _build([llvm.PointerType.get(8), T.i32(), T.i32()], _buffer_ops_with_aux)
+    assert module.operation.verify()
+    body = module.body.operations[0].entry_block.operations
+    buffer_ops = [op for op in body if op.name.startswith("rocdl.raw.ptr.buffer")]
+    assert [op.name.split(".")[-1] for op in buffer_ops] == [
+        "load", "load", "load", "store", "store", "fadd", "load"]
+    aux = [op.operands[-1] for op in buffer_ops]
+    assert aux[0].name == module.body.operations[0].arguments[2].name  # the value given
+    assert [a.owner.attributes["value"].value for a in aux[1:]] == [3, 0, 0, 1, 2, 0]
+    assert all(a.owner.name == "arith.constant" for a in aux[1:])
+    assert isinstance(buffer_ops[1], rocdl.RawPtrBufferLoadOp)
+
+
+def test_every_rocdl_op_with_an_aux_operand_takes_flydsls_aux():
+    generated = (DIALECTS_DIR / "_rocdl_ops_gen.py").read_text()
+    ops = {op for op in vars(rocdl).values()
+           if isinstance(op, type) and issubclass(op, ir.OpView) and op.OPERATION_NAME}
+    with_aux_operand = {op.__name__ for op in ops
+                        if f'OPERATION_NAME = "{op.OPERATION_NAME}"' in generated
+                        and "operands.append(aux)" in generated.split(
+                            f'OPERATION_NAME = "{op.OPERATION_NAME}"')[1].split("class ")[0]}
+    assert len(with_aux_operand) == 15
+    for name in with_aux_operand:
+        assert getattr(rocdl, name).__module__ == "flydsl._mlir.dialects.rocdl", name
+
+
+def test_a_wrong_aux_is_a_located_error():
+    inputs = [llvm.PointerType.get(8), T.i32()]
+    twice = _error_of(lambda r, o: rocdl.raw_ptr_buffer_load(T.f32(), r, o, o, o, aux=0),  # L:twice
+                      inputs)
+    assert twice.lineno == LINES["twice"] and "RawPtrBufferLoadOp() takes 5 positional " \
+        "arguments (res, rsrc, offset, soffset, aux), got 5 and aux=0" in str(twice)
+    attr = ir.FloatAttr.get_f32(1.0)
+    wrong = _error_of(lambda r, o: rocdl.raw_ptr_buffer_load(T.f32(), r, o, o, aux=attr),  # L:kind
+                      inputs)
+    assert wrong.lineno == LINES["kind"] and "aux must be an i32 value, an IntegerAttr or an " \
+        "int, not the attribute 1.000000e+00 : f32" in str(wrong)
+    wide = _error_of(lambda r, o, w: rocdl.raw_ptr_buffer_load(T.f32(), r, o, o, w),  # L:wide
+                     inputs + [T.i64()])
+    assert wide.lineno == LINES["wide"] and "'rocdl.raw.ptr.buffer.load' op operand #3 must " \
+        "be 32-bit signless integer" in str(wide)

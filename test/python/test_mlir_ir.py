@@ -7,6 +7,7 @@ points, and the located MLIRErrors of bad input."""
 from __future__ import annotations
 
 import math
+import struct
 import subprocess
 import sys
 
@@ -108,6 +109,10 @@ def test_scalar_attributes_are_canonical_and_read_back():
     assert math.isnan(ir.FloatAttr.get(T.f32(), float("nan")).value)
     assert ir.FloatAttr.get(T.f16(), float("-inf")).value == float("-inf")
     assert ir.FloatAttr.get_f64(0.25).type == T.f64()
+    # Python writes these without a point (1e+30), MLIR's literal has one
+    for value in (1e30, -1e30, 1e-05, 5e-324):
+        assert ir.FloatAttr.get_f64(value).value == value
+    assert ir.FloatAttr.get(T.f32(), -1e30).value == struct.unpack("f", struct.pack("f", -1e30))[0]
     assert ir.BoolAttr.get(True).value is True and str(ir.BoolAttr.get(False)) == "false"
     s = ir.StringAttr.get('say "hi"\n')
     assert s.value == 'say "hi"\n' and str(s) == '"say \\22hi\\22\\0A"'

@@ -2,7 +2,8 @@
 (`Context()`, `Module.create()`, `InsertionPoint`, `func.FuncOp` +
 `add_entry_block`) and run through this product's C++ passes with
 `PassManager.parse("builtin.module(...)").run(module.operation)`: the module
-then holds the pipeline's result, as ops that can be inspected; pass
+then holds the pipeline's result, as ops that can be inspected (a kernel of
+fly ops and inline asm through the pipeline's stages among them); pass
 failures are MLIRErrors at the failing op's line."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 
 from conftest import marker_lines
 from flydsl._mlir import ir
-from flydsl._mlir.dialects import arith, fly, func, gpu
+from flydsl._mlir.dialects import arith, fly, func, gpu, llvm
 from flydsl._mlir.dialects.fly import IntTupleType, LayoutType
 from flydsl._mlir.extras import types as T
 from flydsl._mlir.passmanager import PassManager
@@ -89,6 +90,56 @@ def test_fx_values_and_raw_builders_write_into_the_same_standalone_module():
         PassManager.parse("builtin.module(canonicalize)").run(module.operation)
         text = str(module)
         assert "arith.muli %arg0, %c3_i32 : i32" in text
+        assert module.operation.verify()
+
+
+def _scale_kernel_module():
+    """A gpu.module whose kernel scales its work-item's element of a
+    64-float tensor in place, in fly ops, with an asm wait (of result type
+    !llvm.void, as FlyDSL's kernels write asm without outputs)."""
+    module = ir.Module.create()
+    module.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
+    with ir.InsertionPoint(module.body):
+        kernels = gpu.GPUModuleOp("kernels")
+        with ir.InsertionPoint(kernels.body):
+            tensor = ir.Type.parse("!fly.memref<f32, global, 64:1, align<16>>")
+            kernel = gpu.GPUFuncOp(ir.FunctionType.get([tensor, T.f32()], []), sym_name="scale",
+                                   kernel=True)
+            with ir.InsertionPoint(kernel.add_entry_block()):
+                data, factor = kernel.arguments
+                tid = arith.index_cast(T.i32(), gpu.thread_id(gpu.Dimension.x))
+                element = fly.add_offset(fly.get_iter(data), tid)
+                scaled = arith.mulf(fly.ptr_load(element), factor)
+                llvm.inline_asm(ir.Type.parse("!llvm.void"), [], "s_waitcnt vmcnt(0)", "",
+                                has_side_effects=True)
+                fly.ptr_store(scaled, element)
+                gpu.ReturnOp([])
+    return module
+
+
+def test_a_kernel_of_fly_ops_through_the_pipelines_stages():
+    """The pre_binary stage turns the kernel into an LLVM function of ROCDL
+    and LLVM ops (the asm kept as written); the emulator stage then runs
+    the asm's semantics (a wait: nothing) in the emulator's kernel body."""
+    with ir.Context(), ir.Location.unknown():
+        module = _scale_kernel_module()
+        assert module.operation.verify()
+        PassManager.parse("builtin.module(fly-pipeline{chip=gfx942 stage=pre_binary})").run(
+            module.operation)
+        (kernels,) = module.body.operations
+        (scale,) = kernels.body.operations
+        assert scale.name == "llvm.func" and "rocdl.kernel" in scale.attributes
+        names = [op.name for op in scale.regions[0].blocks[0].operations]
+        assert names[0] == "rocdl.workitem.id.x" and not any(n.startswith("fly.") for n in names)
+        assert {"llvm.getelementptr", "llvm.load", "llvm.fmul", "llvm.inline_asm",
+                "llvm.store"} <= set(names)
+        text = str(module)
+        assert 'llvm.inline_asm has_side_effects "s_waitcnt vmcnt(0)", ""  : () -> !llvm.void' in text
+        assert "{alignment = 4 : i64} : !llvm.ptr<1> -> f32" in text  # the global load
+        PassManager.parse("builtin.module(fly-pipeline{chip=gfx942 stage=emulator})").run(
+            module.operation)
+        text = str(module)
+        assert "llvm.inline_asm" not in text and "llvm.func internal @scale_body(" in text
         assert module.operation.verify()
 
 

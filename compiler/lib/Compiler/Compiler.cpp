@@ -34,6 +34,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -615,6 +616,95 @@ llvm::Expected<Attribute> Compiler::parseAttribute(llvm::StringRef text) {
   return attr;
 }
 
+namespace {
+
+/// Runs `fn`, an op's verifier or type inference, so that a crash of it
+/// (a signal) makes it return false instead of ending the process: some of
+/// MLIR's verifiers assume more of an op's types than its constraints
+/// check (llvm.intr.vector.interleave2 casts its result's type, any LLVM
+/// type by its constraint, to a vector type), so an op built of such types
+/// crashes them. LLVM's CrashRecoveryContext catches the signal and jumps
+/// back here; what `fn` had made (no locks are held where those casts are)
+/// is left behind.
+bool runRecoveringFromCrash(llvm::function_ref<void()> fn) {
+  llvm::CrashRecoveryContext::Enable();
+  bool completed = llvm::CrashRecoveryContext().RunSafely(fn);
+  llvm::CrashRecoveryContext::Disable();
+  return completed;
+}
+
+std::string crashedMessage(llvm::StringRef opName, llvm::StringRef what) {
+  return ("'" + opName + "' op: MLIR's " + what +
+          " crashed on these operand, result or attribute types (it assumes "
+          "more of them than the op's constraints check): the types are wrong")
+      .str();
+}
+
+/// The first error of the verifier on an op of `name` with these operands
+/// and attributes, `numResults` placeholder results (`none`) and
+/// `numRegions` empty regions, verified alone; "" if it verifies.
+std::string firstVerifierError(RegisteredOperationName name, ValueRange operands,
+                               DictionaryAttr attrs, Location loc,
+                               unsigned numResults, unsigned numRegions) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addAttributes(attrs.getValue());
+  state.addTypes(SmallVector<Type>(numResults, NoneType::get(loc.getContext())));
+  for (unsigned i = 0; i < numRegions; ++i)
+    state.addRegion();
+  Block block;
+  block.push_back(Operation::create(state));
+  std::string first;
+  ScopedDiagnosticHandler handler(loc.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && first.empty())
+      first = diag.str();
+    return success();
+  });
+  LogicalResult verified = failure();
+  if (!runRecoveringFromCrash([&] {
+        verified = mlir::verify(&block.front(), /*verifyRecursively=*/false);
+      }))
+    return "the verifier crashed on the placeholder results"; // not the operands
+  if (failed(verified) && first.empty())
+    first = "the operation does not verify";
+  return first;
+}
+
+/// Whether operands of these types and these attributes pass the checks of
+/// the op's verifier: an op's type inference assumes they do (a vector op
+/// casts its operand's type to the vector type its ODS operand is), so
+/// operands of other types or counts would crash it (or, without LLVM's
+/// assertions, make it infer a null type). The op is built of them with
+/// placeholder results and empty regions and verified alone, with 0, 1, ...
+/// regions and results until the counts are the op's (its traits check the
+/// counts first, the regions' before the results'); as ODS
+/// checks the attributes and the operands before the results, an error
+/// about the results (their types, or the return types the op infers
+/// compared with them) or the op's regions and parent (missing here)
+/// means that the operands and attributes passed. Fails with the first
+/// other error, emitted at `loc`.
+LogicalResult verifyOperandsForInference(RegisteredOperationName name,
+                                         ValueRange operands,
+                                         DictionaryAttr attrs, Location loc) {
+  // More fixed regions or results than these: the operands are not checked.
+  constexpr unsigned kMaxRegions = 2, kMaxResults = 4;
+  for (unsigned numRegions = 0; numRegions <= kMaxRegions; ++numRegions) {
+    for (unsigned numResults = 0; numResults <= kMaxResults; ++numResults) {
+      std::string first = firstVerifierError(name, operands, attrs, loc,
+                                             numResults, numRegions);
+      llvm::StringRef message(first);
+      if (message.empty())
+        return success();
+      if (!message.contains("result") && !message.contains("return type") &&
+          !message.contains("region") && !message.contains("parent"))
+        return emitError(loc) << message;
+    }
+  }
+  return success();
+}
+
+} // namespace
+
 llvm::Expected<std::vector<Type>>
 Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandTypes,
                            Attribute attrs) {
@@ -658,12 +748,23 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
       }
       auto emitError = [&] { return mlir::emitError(loc); };
       SmallVector<Type> results;
-      if ((!properties || succeeded(name->setOpPropertiesFromAttribute(
+      LogicalResult inferred = failure();
+      auto infer = [&] {
+        inferred = iface->inferReturnTypes(ctx, loc, block.getArguments(), dict,
+                                           properties, RegionRange(), results);
+      };
+      if (succeeded(verifyOperandsForInference(*name, block.getArguments(),
+                                               dict, loc)) &&
+          !diagnostics.hadErrors() &&
+          (!properties || succeeded(name->setOpPropertiesFromAttribute(
                               *name, properties, dict, emitError))) &&
-          succeeded(iface->inferReturnTypes(ctx, loc, block.getArguments(),
-                                            dict, properties, RegionRange(),
-                                            results)) &&
-          !diagnostics.hadErrors())
+          (runRecoveringFromCrash(infer) ||
+           (mlir::emitError(loc) << crashedMessage(opName, "type inference"),
+            false)) &&
+          succeeded(inferred) && !diagnostics.hadErrors() &&
+          llvm::all_of(results, [](Type t) {
+            return static_cast<bool>(t); // no null type: a handle must print
+          }))
         entry = std::vector<Type>(results.begin(), results.end());
       else
         entry = llvm::toString(diagnostics.takeError(
@@ -735,7 +836,13 @@ llvm::Error Compiler::verifyOperation(
   if (op.getNumRegions() || op.getNumSuccessors() ||
       op.hasTrait<OpTrait::IsTerminator>())
     return llvm::Error::success();
-  if (succeeded(mlir::verify(&op, /*verifyRecursively=*/false)))
+  LogicalResult verified = failure();
+  if (!runRecoveringFromCrash(
+          [&] { verified = mlir::verify(&op, /*verifyRecursively=*/false); }))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        crashedMessage(op.getName().getStringRef(), "verifier"));
+  if (succeeded(verified))
     return llvm::Error::success();
   llvm::Error err = diagnostics.takeError("the operation does not verify");
   // An operation that must sit in a particular parent (HasParent) fails

@@ -43,7 +43,9 @@ const char *boolText(bool value) { return value ? "true" : "false"; }
 /// ops but leave the regions' blocks alone: the IR is still structured
 /// (scf), so region simplification would find no blocks to merge or drop,
 /// and its walk was half of canonicalize's time on a GEMM; LLVM's passes
-/// remove what dead code is left.
+/// remove what dead code is left. The math ops become LLVM intrinsics the
+/// backend expands inline before convert-gpu-to-rocdl would make device
+/// library calls of them (no device library is linked).
 std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
                                       const PipelineOptions &) {
   return {
@@ -57,6 +59,7 @@ std::vector<PassSpec> preBinaryPasses(const ::fly::arch::ChipInfo &chip,
       {"", "fly-promote-regmem-to-vectorssa", ""},
       {"", "convert-fly-to-rocdl", llvm::formatv("chip={0}", chip.name)},
       {"", "canonicalize", "region-simplify=disabled"},
+      {"gpu.module", "fly-lower-math", llvm::formatv("chip={0}", chip.name)},
       {"gpu.module", "convert-scf-to-cf", ""},
       {"gpu.module", "cse", ""},
       {"gpu.module", "convert-gpu-to-rocdl",

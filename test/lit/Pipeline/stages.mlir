@@ -43,7 +43,9 @@
 // C-NEXT: )
 
 // Stage A, pass for pass as SPEC §3 names it, with the chip in
-// convert-gpu-to-rocdl and fly-rocdl-cluster-attr.
+// convert-gpu-to-rocdl and fly-rocdl-cluster-attr, and fly-lower-math
+// first in the gpu.modules (the math ops become LLVM intrinsics before
+// convert-gpu-to-rocdl would make device-library calls of them).
 // RUN: fly-compile --chip=gfx942 --stage=pre_binary --print-pipeline | FileCheck %s --check-prefix=A
 // A:      builtin.module(
 // A-NEXT:   fly-check-launches{chip=gfx942},
@@ -57,6 +59,7 @@
 // A-NEXT:   convert-fly-to-rocdl{chip=gfx942},
 // A-NEXT:   canonicalize{{[{].*[}]}},
 // A-NEXT:   gpu.module(
+// A-NEXT:     fly-lower-math{chip=gfx942},
 // A-NEXT:     convert-scf-to-cf{{[{].*[}]}},
 // A-NEXT:     cse,
 // A-NEXT:     convert-gpu-to-rocdl{ chipset=gfx942 index-bitwidth=0 runtime=HIP use-bare-ptr-memref-call-conv=true},

@@ -1,7 +1,8 @@
 //===- Passes.td - Passes of the pipeline library ----------*- tablegen -*-===//
 //
-// Passes that carry PipelineOptions into the IR or check it against them;
-// each is one file in lib/Pipeline.
+// Passes that carry PipelineOptions into the IR or check it against them,
+// and the preparation of math for the chip that the upstream passes of the
+// stages lack; each is one file in lib/Pipeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,56 @@ def FlyROCDLKernelAttrs
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::ROCDL::ROCDLDialect"];
+}
+
+def FlyLowerMath : Pass<"fly-lower-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower math ops to LLVM intrinsics the AMDGPU backend "
+                "expands inline, and check AMDGPU math against the chip";
+  let description = [{
+    Code objects are linked without the ROCm device libraries, and
+    `convert-gpu-to-rocdl` turns most `math` ops into calls of them
+    (`__ocml_exp2_f32`, ...), which would not link. Stage A runs this pass
+    on each gpu.module before it, so that no such call is made:
+
+      - Every math op, LLVM math intrinsic (`llvm.intr.*` or
+        `llvm.call_intrinsic "llvm.*"`) and AMDGPU transcendental
+        instruction (`rocdl.exp2`, `rocdl.log`, `rocdl.rcp`, `rocdl.sqrt`,
+        `rocdl.sin`, `rocdl.cos`, `rocdl.tanh`, or `llvm.call_intrinsic` of
+        `llvm.amdgcn.{exp2,log,rcp,rsq,sqrt,sin,cos,tanh}[.TYPE]`) is
+        checked first; each that cannot be compiled for the chip is an
+        error at its location naming it and the chip: a transcendental
+        math op on f64 (the backend has none inline), `math.ipowi`, an LLVM
+        intrinsic the backend would send to the device library (`tan`,
+        `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `tanh`; `exp`,
+        `log`, `sin`, `pow`, ... on f64), `rocdl.exp` (its intrinsic is the
+        export instruction), an instruction on a type no chip has it for
+        (v_exp_f64), or one the chip lacks according to LLVM's AMDGPU
+        target (`tanh-insts`: v_tanh_*; `bf16-trans-insts`: the bf16
+        forms; both gfx1250's).
+      - The math ops without an LLVM intrinsic the backend expands inline
+        are rewritten with MLIR's patterns: `tanh`, `erf`, `erfc`, `atan`,
+        `atan2`, `asin`, `acos`, `expm1`, `log1p`, `cbrt` by its polynomial
+        approximations (f32; f16 and bf16 computed in f32), `sinh`, `cosh`,
+        `tan`, `asinh`, `acosh`, `atanh`, `clampf` by its expansions into
+        exp, log, sqrt, sin, cos, min and max; `isinf` and `isnormal`
+        become comparisons of |x|.
+      - The math ops are converted to LLVM intrinsics by MLIR's
+        math-to-llvm patterns (`rsqrt` as 1 / sqrt).
+      - The LLVM intrinsic ops `convert-gpu-to-rocdl` marks illegal
+        (`llvm.intr.exp`, `exp2`, `log`, `log2`, `log10`, `sin`, `cos`,
+        `pow`, `floor`, `ceil`) become `llvm.call_intrinsic` of the same
+        intrinsic with the same fast-math flags: the same LLVM IR, which
+        the AMDGPU backend expands inline (v_exp_f32 and v_log_f32 with
+        denormal scaling, v_sin_f32 of x / 2pi, ...).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the gpu.module is compiled for">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // FLY_PIPELINE_PASSES_TD

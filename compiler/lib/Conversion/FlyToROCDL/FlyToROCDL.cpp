@@ -119,9 +119,10 @@ public:
 
 /// Ops this pass converts.
 bool isConverted(Operation *op) {
-  if (isa<MakePtrOp, PtrToLLVMOp, AddOffsetOp, ApplySwizzleOp, PtrLoadOp,
-          PtrStoreOp, GetDynSharedOp, MemRefAllocaOp, CopyAtomCallOp,
-          CopyAtomCallSSAOp, MmaAtomCallOp, MmaAtomCallSSAOp, PrintOp>(op))
+  if (isa<MakePtrOp, PtrToLLVMOp, ExtractAlignedPointerAsIndexOp, AddOffsetOp,
+          ApplySwizzleOp, PtrLoadOp, PtrStoreOp, GetDynSharedOp, MemRefAllocaOp,
+          CopyAtomCallOp, CopyAtomCallSSAOp, MmaAtomCallOp, MmaAtomCallSSAOp,
+          PrintOp>(op))
     return true;
   if (auto view = dyn_cast<MakeViewOp>(op))
     return isa<MemTensorType>(view.getType());
@@ -285,6 +286,24 @@ struct ForwardOperand : public OpConversionPattern<Op> {
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getOperands().front());
+    return success();
+  }
+};
+
+/// fly.extract_aligned_pointer_as_index: the memref's converted pointer,
+/// cast to the result's address space.
+struct ExtractAlignedPointerLowering
+    : public OpConversionPattern<ExtractAlignedPointerAsIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ExtractAlignedPointerAsIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value pointer = adaptor.getSource();
+    if (pointer.getType() != op.getType())
+      pointer = LLVM::AddrSpaceCastOp::create(rewriter, op.getLoc(),
+                                              op.getType(), pointer);
+    rewriter.replaceOp(op, pointer);
     return success();
   }
 };
@@ -929,9 +948,9 @@ void ConvertFlyToROCDL::runOnOperation() {
   RewritePatternSet patterns(ctx);
   patterns.add<ForwardOperand<MakePtrOp>, ForwardOperand<PtrToLLVMOp>,
                ForwardOperand<MakeViewOp>, ForwardOperand<GetIterOp>,
-               AddOffsetLowering, ApplySwizzleLowering, PtrLoadLowering,
-               PtrStoreLowering, GetDynSharedLowering, MemRefAllocaLowering,
-               PrintLowering,
+               ExtractAlignedPointerLowering, AddOffsetLowering,
+               ApplySwizzleLowering, PtrLoadLowering, PtrStoreLowering,
+               GetDynSharedLowering, MemRefAllocaLowering, PrintLowering,
                CopyAtomCallLowering, CopyAtomCallSSALowering,
                MmaAtomCallLowering, MmaAtomCallSSALowering,
                GetBufferRsrcLowering>(converter, ctx);

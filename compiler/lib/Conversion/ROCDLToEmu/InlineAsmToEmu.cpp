@@ -301,19 +301,27 @@ LogicalResult AsmLowering::bindOperands() {
   if (failed(constraints))
     return fail(why);
   numOutputs = constraints->outputs.size();
+  // An asm without outputs may have one result of type !llvm.void (FlyDSL's
+  // kernels build their `s_nop` / barrier asm so); it is no value.
+  unsigned numResults = op.getNumResults();
+  if (numResults == 1 && isa<LLVM::LLVMVoidType>(op.getResult(0).getType())) {
+    if (!op.getResult(0).use_empty())
+      return fail("its !llvm.void result is used");
+    numResults = 0;
+  }
   SmallVector<Type> outputTypes;
-  if (numOutputs == 1 && op.getNumResults() == 1) {
+  if (numOutputs == 1 && numResults == 1) {
     outputTypes.push_back(op.getResult(0).getType());
-  } else if (numOutputs > 1 && op.getNumResults() == 1) {
+  } else if (numOutputs > 1 && numResults == 1) {
     auto structType =
         dyn_cast<LLVM::LLVMStructType>(op.getResult(0).getType());
     if (!structType || structType.getBody().size() != numOutputs)
       return fail(Twine("the result is not a struct of its ") +
                   Twine(numOutputs) + " outputs");
     llvm::append_range(outputTypes, structType.getBody());
-  } else if (numOutputs != op.getNumResults()) {
+  } else if (numOutputs != numResults) {
     return fail(Twine("the constraints have ") + Twine(numOutputs) +
-                " outputs, the op " + Twine(op.getNumResults()) + " results");
+                " outputs, the op " + Twine(numResults) + " results");
   }
   if (constraints->inputs.size() != op.getOperands().size())
     return fail(Twine("the constraints have ") +
@@ -714,7 +722,8 @@ LogicalResult AsmLowering::run() {
   }
   if (inMemory)
     LLVM::BrOp::create(b, loc, ValueRange{}, after);
-  op->replaceAllUsesWith(results);
+  if (numOutputs > 0)  // else no result, or an unused !llvm.void one
+    op->replaceAllUsesWith(results);
   op->erase();
   return success();
 }

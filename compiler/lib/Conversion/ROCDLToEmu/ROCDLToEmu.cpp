@@ -33,6 +33,7 @@
 #include "fly/runtime/Emu.h"
 
 #include "InlineAsmToEmu.h"
+#include "NumericIntrinsics.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -634,13 +635,12 @@ bool hasBufferPointer(Type type) {
 }
 
 /// AMDGPU intrinsics called through llvm.call_intrinsic that have a host
-/// equivalent (the front end's fx.math uses them).
+/// equivalent (the front end's fx.math uses them; the numeric ones are
+/// NumericIntrinsics.cpp's).
 bool isEmulatedIntrinsic(LLVM::CallIntrinsicOp op) {
   if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
     return op.getNumOperands() == 4 && op.getNumResults() == 1;
-  return op.getIntrin() == "llvm.amdgcn.rsq" && op.getNumOperands() == 1 &&
-         op.getNumResults() == 1 &&
-         isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType()));
+  return fly::isNumericInstruction(op);
 }
 
 /// A device function the host cannot link. The device library's printf
@@ -1186,6 +1186,11 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
             return;
           }
 
+    if (fly::isNumericInstruction(op)) {
+      if (std::string why = fly::unsupportedNumericForm(op); !why.empty())
+        fail(op) << why;
+      return;
+    }
     if (isRocdlOp(op)) {
       Plan plan = classify(op);
       if (plan.kind == Lowering::Unsupported) {
@@ -1838,47 +1843,6 @@ void BodyLowering::lower(Operation *op, Lowering kind) {
   default:
     llvm_unreachable("lowered by rewriteKernel");
   }
-}
-
-/// A float constant of `type` (a scalar or a vector splat).
-Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
-  Attribute attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
-  if (auto vector = dyn_cast<VectorType>(type))
-    attr = SplatElementsAttr::get(vector, attr);
-  return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
-}
-
-/// llvm.amdgcn.rsq (v_rsq: 1/sqrt, approximate on the GPU) as 1/sqrt(x).
-void lowerRsq(LLVM::CallIntrinsicOp op) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value c1 = floatConstant(b, loc, op.getResult(0).getType(), 1.0);
-  Value root = LLVM::SqrtOp::create(b, loc, op.getOperand(0));
-  op.getResult(0).replaceAllUsesWith(LLVM::FDivOp::create(b, loc, c1, root));
-  op.erase();
-}
-
-/// llvm.pow as the AMDGPU backend expands it (the host's pow would differ:
-/// it gives x^y for x < 0 and integral y, the GPU NaN):
-///   exp2(mul_legacy(y, log2(x))), mul_legacy giving 0 when either
-///   operand is 0 (so pow(1, inf) = pow(x, 0) = 1).
-void lowerPow(LLVM::CallIntrinsicOp op) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Type type = op.getResult(0).getType();
-  Value x = op.getOperand(0), y = op.getOperand(1);
-  Value log = LLVM::Log2Op::create(b, loc, x);
-  Value zero = floatConstant(b, loc, type, 0.0);
-  auto isZero = [&](Value v) {
-    return LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, v, zero);
-  };
-  Value logIsZero = isZero(log);
-  Value yIsZero = isZero(y);
-  Value eitherZero = LLVM::OrOp::create(b, loc, logIsZero, yIsZero);
-  Value product = LLVM::FMulOp::create(b, loc, y, log);
-  product = LLVM::SelectOp::create(b, loc, eitherZero, zero, product);
-  op.getResult(0).replaceAllUsesWith(LLVM::Exp2Op::create(b, loc, product));
-  op.erase();
 }
 
 /// llvm.amdgcn.cvt.sr.bf16.f32(old, x, rand, word_sel) (gfx950's
@@ -2803,12 +2767,9 @@ void ConvertROCDLToEmu::runOnOperation() {
 
   // 3. AMDGPU intrinsics with host equivalents, intrinsics whose host
   // implementation differs from the GPU's, then the kernels.
+  fly::lowerNumericInstructions(module);
   module.walk([](LLVM::CallIntrinsicOp op) {
-    if (op.getIntrin() == "llvm.amdgcn.rsq")
-      lowerRsq(op);
-    else if (op.getIntrin() == "llvm.pow" && op.getNumOperands() == 2)
-      lowerPow(op);
-    else if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
+    if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
       lowerCvtSrBf16(op);
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {

@@ -18,7 +18,7 @@ import struct
 
 from .. import _fly
 from ..tracing.ir import string_literal
-from ._context import compiler_error, current_context, fail
+from ._context import compiler_error, current_context, describe, fail
 from ._types import DYNAMIC, TypeID, as_type, parse_type
 
 
@@ -122,6 +122,33 @@ def as_attribute(x, what: str) -> Attribute:
                f"{type(x).__name__} {x!r}"[:200])
 
 
+# What the constructors take of Python values: what int(), float() and
+# list() take; anything else is an MLIRError at the user's line, as a
+# wrong attribute is.
+
+def _as_int(value, what: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise fail(f"{what} must be an integer, not {describe(value)}") from None
+
+
+def _as_float(value, what: str) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise fail(f"{what} must be a number, not {describe(value)}") from None
+
+
+def _as_list(values, what: str) -> list:
+    if isinstance(values, (str, bytes, dict)):
+        raise fail(f"{what} must be a list, not {describe(values)}")
+    try:
+        return list(values)
+    except TypeError:
+        raise fail(f"{what} must be a list, not {describe(values)}") from None
+
+
 # -- scalars --------------------------------------------------------------------
 
 class IntegerAttr(Attribute):
@@ -130,7 +157,7 @@ class IntegerAttr(Attribute):
     @staticmethod
     def get(type, value: int) -> "IntegerAttr":  # noqa: A002 - MLIR's name
         if isinstance(value, bool) or not isinstance(value, int):
-            value = int(value)
+            value = _as_int(value, "IntegerAttr.get's value")
         return IntegerAttr._make(f"{value} : {as_type(type)}")
 
     @property
@@ -165,9 +192,11 @@ _FLOAT_FORMATS = {"f16": (">e", ">H"), "f32": (">f", ">I"), "f64": (">d", ">Q")}
 
 def float_literal(value: float, type_text: str) -> str:
     """`value` as an MLIR float literal of type `type_text`."""
-    value = float(value)
+    value = _as_float(value, f"a {type_text} value")
     if math.isfinite(value):
-        return repr(value)
+        text = repr(value)
+        # MLIR's float literal needs its point: 1e+30 is written 1.0e+30
+        return text if "." in text else text.replace("e", ".0e")
     if type_text == "bf16":  # the upper half of the f32
         (bits,) = struct.unpack(">I", struct.pack(">f", value))
         return f"0x{bits >> 16:04X}"
@@ -249,6 +278,8 @@ _BARE_SYMBOL = re.compile(r"^[A-Za-z_][\w$.]*$")
 
 
 def _symbol(name: str) -> str:
+    if not isinstance(name, str):
+        raise fail(f"a symbol name must be a str, not {describe(name)}")
     return "@" + (name if _BARE_SYMBOL.match(name) else string_literal(name))
 
 
@@ -257,7 +288,8 @@ class SymbolRefAttr(Attribute):
 
     @staticmethod
     def get(symbols, context=None) -> "SymbolRefAttr":
-        if isinstance(symbols, str) or not symbols:
+        symbols = [] if isinstance(symbols, str) else _as_list(symbols, "SymbolRefAttr's names")
+        if not symbols:
             raise fail("SymbolRefAttr.get takes a non-empty list of symbol names")
         return SymbolRefAttr._make("::".join(_symbol(s) for s in symbols))
 
@@ -287,7 +319,8 @@ class ArrayAttr(Attribute):
 
     @staticmethod
     def get(attributes, context=None) -> "ArrayAttr":
-        items = [str(as_attribute(a, "an ArrayAttr's element")) for a in attributes]
+        items = [str(as_attribute(a, "an ArrayAttr's element"))
+                 for a in _as_list(attributes, "ArrayAttr.get's attributes")]
         return ArrayAttr._make("[" + ", ".join(items) + "]")
 
     def __len__(self) -> int:
@@ -310,7 +343,9 @@ class DictAttr(Attribute):
 
     @staticmethod
     def get(value=None, context=None) -> "DictAttr":
-        entries = [f"{_attr_name(name)} = {as_attribute(a, 'a DictAttr value')}"
+        if value is not None and not isinstance(value, dict):
+            raise fail(f"DictAttr.get takes a dict of names to attributes, not {describe(value)}")
+        entries = [f"{_attr_name(_name_of(name))} = {as_attribute(a, 'a DictAttr value')}"
                    for name, a in (value or {}).items()]
         return DictAttr._make("{" + ", ".join(entries) + "}")
 
@@ -338,6 +373,12 @@ def _attr_name(name: str) -> str:
     return name if _BARE_NAME.match(name) else string_literal(name)
 
 
+def _name_of(name) -> str:
+    if not isinstance(name, str) or not name:
+        raise fail(f"an attribute's name must be a non-empty str, not {describe(name)}")
+    return name
+
+
 class _DenseArray(Attribute):
     """array<T: ...> of one element type (DenseI32ArrayAttr, ...)."""
 
@@ -350,13 +391,13 @@ class _DenseArray(Attribute):
 
     @classmethod
     def get(cls, values, context=None):
-        values = list(values)
+        values = _as_list(values, f"{cls.__name__}.get's values")
         if cls._element == "i1":
             items = ["true" if v else "false" for v in values]
         elif cls._element.startswith("f"):
             items = [float_literal(v, cls._element) for v in values]
         else:
-            items = [str(int(v)) for v in values]
+            items = [str(_as_int(v, f"an element of {cls.__name__}")) for v in values]
         body = (": " + ", ".join(items)) if items else ""
         return cls._make(f"array<{cls._element}{body}>")
 
@@ -462,7 +503,7 @@ def _element_literal(value, element: str) -> str:
         return "true" if value else "false"
     if element.startswith(("f", "bf", "tf")):
         return float_literal(value, element)
-    return str(int(value))
+    return str(_as_int(value, f"a {element} element"))
 
 
 def _nest(items: list[str], dims: list[int]) -> str:
@@ -561,7 +602,7 @@ def _float(text: str):
 
 def _array_of(element_builder):
     return lambda xs, context=None: xs if isinstance(xs, Attribute) else ArrayAttr.get(
-        [element_builder(x, context) for x in xs])
+        [element_builder(x, context) for x in _as_list(xs, "an array attribute's elements")])
 
 
 def _string(x, context=None):

@@ -107,6 +107,15 @@ def fail(message: str) -> MLIRError:
     return MLIRError(message, *user_location()[:2])
 
 
+def describe(x) -> str:
+    """A Python object as an error message shows it: its type and repr."""
+    try:
+        text = repr(x)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the error
+        text = "<...>"
+    return f"{type(x).__name__} {text}"[:120]
+
+
 # -- locations ------------------------------------------------------------------
 
 class Location:

@@ -17,21 +17,26 @@ Every op is checked when it is made: its name must be registered, its
 result types come from C++ inference when not given, and an op without
 regions, successors or terminator role is verified by the C++ verifier on
 the spot (memoised on its signature), so a wrong operand type or count is
-an MLIRError at the user's line naming the op.
+an MLIRError at the user's line naming the op (one with regions or a
+terminator is parsed there, its attributes checked).
 """
 
 from __future__ import annotations
 
 import functools
+import linecache
+import os
 import re
 import sys
 
 from .. import _fly
 from ..tracing.ir import Block as CoreBlock
+from ..tracing.errors import FlyDSLError
 from ..tracing.ir import Value as CoreValue
+from ..tracing.ir import user_location
 from ._attributes import Attribute, DenseI32ArrayAttr, as_attribute
-from ._context import (ClassProperty, Location, compiler_error, current_context, fail,
-                       op_location_text, require_context)
+from ._context import (ClassProperty, Location, MLIRError, compiler_error, current_context,
+                       describe, fail, op_location_text, parse_diagnostics, require_context)
 from ._types import as_type
 from ._values import BlockArgument, OpResult, cast_value
 
@@ -46,10 +51,6 @@ def op_info(name: str) -> dict:
 def _attr_entry(name: str, attr: Attribute) -> str:
     key = name if _BARE_NAME.match(name) else '"' + name.replace('"', '\\"') + '"'
     return f"{key} = {attr}"
-
-
-def describe(x) -> str:
-    return f"{type(x).__name__} {x!r}"[:120]
 
 
 def as_value(x, op_name: str, index: int):
@@ -258,11 +259,28 @@ class Region:
 # -- operations -----------------------------------------------------------------
 
 class OpResultList(list):
-    """An op's results (or operands): a list with `.types`."""
+    """An op's results (or operands): a list with `.types`. Indexing past
+    its end (`.result` of a generated class whose op was given no result)
+    is an IndexError that is also a located MLIRError naming the op."""
+
+    def __init__(self, items=(), op_name: str = ""):
+        super().__init__(items)
+        self.op_name = op_name
+
+    def __getitem__(self, index):
+        try:
+            return super().__getitem__(index)
+        except IndexError:
+            raise _NoSuchValue(f"'{self.op_name}' has no result or operand #{index} (it has "
+                               f"{len(self)})", *user_location()[:2]) from None
 
     @property
     def types(self) -> list:
         return [v.type for v in self]
+
+
+class _NoSuchValue(MLIRError, IndexError):
+    """An index past the end of an op's results or operands."""
 
 
 class OpAttributeMap:
@@ -304,13 +322,13 @@ class _OperationBase:
 
     @property
     def operands(self) -> OpResultList:
-        return OpResultList(self.operation._operands)
+        return OpResultList(self.operation._operands, self.operation._name)
 
     @property
     def results(self) -> OpResultList:
         op = self.operation
         if op._cast_results is None:
-            op._cast_results = OpResultList(cast_value(r) for r in op._results)
+            op._cast_results = OpResultList((cast_value(r) for r in op._results), op._name)
         return op._cast_results
 
     @property
@@ -361,10 +379,11 @@ class _OperationBase:
         if root._anchor is not None:
             raise fail("verify(): this op is part of a traced function, whose module is "
                        "verified when it is compiled")
+        text = root._standalone_text()
         try:
-            _fly.print_ir(root._standalone_text(), verify=True)
+            _fly.print_ir(text, verify=True)
         except _fly.Error as err:
-            raise compiler_error(err, f"'{root.name}' does not verify") from None
+            raise text_error(err, root, text, f"'{root.name}' does not verify") from None
         return True
 
     def get_asm(self, binary: bool = False, large_elements_limit=None,
@@ -450,8 +469,9 @@ class Operation(_OperationBase):
     def create(name: str, results=None, operands=None, attributes=None, successors=None,
                regions: int = 0, loc=None, ip=None, infer_type: bool = False) -> "Operation":
         """An op of any name (MLIR's generic constructor)."""
-        return build_operation(name, operands or [], None if infer_type else (results or []),
-                               attributes or {}, regions, successors, loc, ip)
+        return build_operation(name, _given(operands, []), None if infer_type else
+                               _given(results, []), _given(attributes, {}), regions, successors,
+                               loc, ip)
 
     def __repr__(self) -> str:
         return f"<Operation {self._name}>"
@@ -514,6 +534,41 @@ class Operation(_OperationBase):
             self._parent = None
 
 
+_FILE_LOCATION = re.compile(r'^loc\("((?:[^"\\]|\\.)*)":(\d+):\d+')
+
+
+def text_error(err: Exception, root: Operation, text: str, what: str) -> MLIRError:
+    """The MLIRError of the compiler's rejection of `text`, the standalone
+    text of `root`. A verifier's errors are at the failing op's location
+    (compiler_error); the parser's are at a line of `text` (a value used
+    where it is not defined: an op put in a block out of its operands'
+    scope), which is the first line of an op's text: located where that
+    op is, naming it."""
+    diagnostics = parse_diagnostics(str(err))
+    first = next((d for d in diagnostics if d.severity == "error"), None)
+    op = None
+    if first is not None and first.filename == "<flydsl module>":
+        lines = text.splitlines()
+        line = lines[first.line - 1] if 0 < first.line <= len(lines) else None
+        op = next((o for o in _walk(root) if o._text().split("\n", 1)[0] == line), None)
+    if op is None:
+        return compiler_error(err, what)
+    found = _FILE_LOCATION.match(op._loc)
+    filename, lineno = (found.group(1), int(found.group(2))) if found \
+        else user_location()[:2]
+    return MLIRError(f"{what}: '{op._name}': {first.message}", filename, lineno, diagnostics)
+
+
+def _walk(op: Operation):
+    """`op` and the ops in its regions, in order."""
+    yield op
+    for region in op._regions:
+        for block in region._blocks:
+            for item in block.lines:
+                if isinstance(item, Operation):
+                    yield from _walk(item)
+
+
 def _op_text(op: Operation, type_name) -> str:
     text = ""
     if op._results:
@@ -545,8 +600,8 @@ class OpView(_OperationBase):
             return
         name, regions_spec, operand_segments, result_segments = args
         self._operation = build_operation(
-            name, kwargs.get("operands") or [], kwargs.get("results"),
-            kwargs.get("attributes") or {}, kwargs.get("regions"), kwargs.get("successors"),
+            name, _given(kwargs.get("operands"), []), kwargs.get("results"),
+            _given(kwargs.get("attributes"), {}), kwargs.get("regions"), kwargs.get("successors"),
             kwargs.get("loc"), kwargs.get("ip"), regions_spec=regions_spec,
             operand_segments=operand_segments, result_segments=result_segments)
         self._operation._view = self
@@ -575,13 +630,13 @@ class OpView(_OperationBase):
 def _segments(items, segments, what: str, op_name: str):
     """The flat list of operands (or results) of per-segment entries, and
     the segment sizes (None without segments)."""
-    items = list(items)
+    items = _listed(items, f"'{op_name}': the {what}s")
     if segments is None:
         return items, None
     if len(items) != len(segments):
         raise fail(f"'{op_name}': {len(items)} {what} groups given, {len(segments)} expected")
     flat, sizes = [], []
-    for spec, item in zip(segments, items):
+    for i, (spec, item) in enumerate(zip(segments, items)):
         if spec == 1:
             flat.append(item)
             sizes.append(1)
@@ -590,10 +645,36 @@ def _segments(items, segments, what: str, op_name: str):
                 flat.append(item)
             sizes.append(0 if item is None else 1)
         else:
-            group = [] if item is None else list(item)
+            group = [] if item is None else _listed(item, f"'{op_name}': {what} group #{i}")
             flat.extend(group)
             sizes.append(len(group))
     return flat, sizes
+
+
+def _given(argument, default):
+    """An optional argument: `default` for None. (Not `argument or
+    default`: a value's truth is unknown while tracing.)"""
+    return default if argument is None else argument
+
+
+def _listed(items, what: str) -> list:
+    """`items` (a list, a tuple, any iterable but a string) as a list."""
+    if isinstance(items, (str, bytes)):
+        raise fail(f"{what} must be a list, not {describe(items)}")
+    try:
+        return list(items)
+    except TypeError:
+        raise fail(f"{what} must be a list, not {describe(items)}") from None
+
+
+def _successors(successors, op_name: str) -> list:
+    """The successor blocks of an op: blocks of a region of this module."""
+    blocks = _listed(_given(successors, []), f"'{op_name}': the successors")
+    for i, block in enumerate(blocks):
+        if not isinstance(block, Block) or block.region is None:
+            raise fail(f"'{op_name}': successor #{i} must be a block of a region (of an op "
+                       f"built here), not {describe(block)}")
+    return blocks
 
 
 _VERIFIED: set = set()
@@ -605,15 +686,35 @@ def build_operation(name, operands, results, attributes, regions, successors, lo
     """Makes, checks and inserts an op (the generated constructors' path).
     `results` None: inferred by C++. `ip` None: the current insertion point
     (the trace's current block), or none (a detached op) when there is
-    none or `detached`."""
+    none or `detached`. Its errors are MLIRErrors naming the op."""
+    try:
+        return _build_operation(name, operands, results, attributes, regions, successors, loc,
+                                ip, regions_spec, operand_segments, result_segments, detached)
+    except FlyDSLError as err:
+        renamed = builder_error(err, name) if isinstance(name, str) else None
+        if renamed is None:
+            raise
+        raise renamed from (None if isinstance(err, MLIRError) else err)
+
+
+def _build_operation(name, operands, results, attributes, regions, successors, loc, ip,
+                     regions_spec, operand_segments, result_segments, detached) -> Operation:
+    if not isinstance(name, str):
+        raise fail(f"an operation's name must be a str ('arith.addf'), not {describe(name)}")
     info = op_info(name)
     if not info["registered"]:
         raise fail(f"unknown operation '{name}' (no registered dialect has it)")
     context = require_context()
     flat, sizes = _segments(operands, operand_segments, "operand", name)
     values = [as_value(x, name, i) for i, x in enumerate(flat)]
+    if not isinstance(attributes, dict):
+        raise fail(f"'{name}': the attributes must be a dict of names to attributes, not "
+                   f"{describe(attributes)}")
     attrs = {}
     for key, attr in attributes.items():
+        if not isinstance(key, str) or not key:
+            raise fail(f"'{name}': an attribute's name must be a non-empty str, not "
+                       f"{describe(key)}")
         if attr is not None:
             attrs[key] = as_attribute(attr, f"'{name}' attribute '{key}'")
     if sizes is not None and "operandSegmentSizes" not in attrs:
@@ -627,10 +728,12 @@ def build_operation(name, operands, results, attributes, regions, successors, lo
         if result_sizes is not None and "resultSegmentSizes" not in attrs:
             attrs["resultSegmentSizes"] = DenseI32ArrayAttr.get(result_sizes)
     num_regions = regions if isinstance(regions, int) else regions_spec[0]
-    blocks = list(successors or [])
+    blocks = _successors(successors, name)
+    if ip is not None and not isinstance(ip, InsertionPoint):
+        raise fail(f"'{name}': ip= must be an ir.InsertionPoint, not {describe(ip)}")
     op = Operation(name, values, result_types, attrs, num_regions, blocks,
                    op_location_text(loc), context)
-    if not num_regions and not blocks and not info["terminator"]:
+    if not blocks:
         _verify(op)
     if not detached:
         _place(op, ip, context.builder)
@@ -648,8 +751,12 @@ def _infer(name: str, info: dict, values, attrs_text: str) -> list:
 
 
 def _verify(op: Operation) -> None:
-    """The C++ verifier's check of a new op (without regions), memoised on
-    what it depends on: the name, operand and result types, attributes."""
+    """The C++ verifier's check of a new op, memoised on what it depends on:
+    the name, operand and result types, attributes. An op with regions or a
+    terminator is only parsed (its attributes checked: one of the wrong kind
+    is an error of the parser, which would have no location of the user's
+    in a traced kernel's module); its regions, still empty, and its place
+    are verified with the IR around it."""
     key = (op._name, tuple(v.type for v in op._operands), tuple(r.type for r in op._results),
            tuple((n, str(a)) for n, a in op._attributes.items()))
     if key in _VERIFIED:
@@ -879,12 +986,83 @@ def register_dialect(dialect_class):
 
 def register_operation(dialect_class, *, replace: bool = False):
     """Class decorator of the op classes: `op.opview` of an op of this name
-    is an instance of the class. A hand-written class extending a
-    generated one replaces it (`replace=True`)."""
+    is an instance of the class, and its constructor reports the errors of
+    its arguments as located MLIRErrors naming the op (`located_builder`).
+    A hand-written class extending a generated one replaces it
+    (`replace=True`)."""
     def add(op_class):
         name = op_class.OPERATION_NAME
         if name in _OPERATION_CLASSES and not replace:
             raise RuntimeError(f"an op class for '{name}' is already registered")
         _OPERATION_CLASSES[name] = op_class
+        if "__init__" in vars(op_class):
+            op_class.__init__ = located_builder(name)(op_class.__init__)
         return op_class
     return add
+
+
+# -- the errors of the builders ---------------------------------------------------
+
+_DIALECT_CODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dialects") + os.sep
+# What Python raises where a builder's code meets a value it cannot use.
+_PYTHON_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError)
+
+
+def _about_the_arguments(err: BaseException) -> bool:
+    """Whether `err` is about the arguments a builder was given: raised by
+    the code of a dialect module (a generated constructor taking
+    `operands[0].type` of an int, an enum's attribute builder taking
+    `int()` of a word, a hand-written builder's check), or raised on
+    purpose (a `raise`) by the ir runtime that code called (the `.type` of
+    an attribute without one, given as an operand). Anything else the
+    runtime raises is a bug of it, and goes on as it is."""
+    tb, through_dialect_code = err.__traceback__, False
+    while tb is not None:
+        innermost = tb
+        through_dialect_code |= tb.tb_frame.f_code.co_filename.startswith(_DIALECT_CODE)
+        tb = tb.tb_next
+    if not through_dialect_code:
+        return False  # the builder's call itself: Python's TypeError of its arguments
+    filename = innermost.tb_frame.f_code.co_filename
+    if filename.startswith(_DIALECT_CODE):
+        return True
+    line = linecache.getline(filename, innermost.tb_lineno).lstrip()
+    return isinstance(err, (TypeError, ValueError)) and line.startswith("raise ")
+
+
+def builder_error(err: BaseException, op_name: str) -> MLIRError | None:
+    """The error a builder of `op_name` reports for `err` raised while it
+    ran: an MLIRError naming the op, at the user's line; None where `err`
+    is to go on as it is (it names the op already, it is Python's own
+    TypeError of a call whose arguments do not bind, or a bug)."""
+    named = f"'{op_name}'"
+    if isinstance(err, FlyDSLError):  # MLIRError, or an fx value's TraceError
+        if named in err.bare_message:
+            return None
+        return MLIRError(f"{named}: {err.bare_message}", err.filename, err.lineno,
+                         getattr(err, "error_diagnostics", ()))
+    if isinstance(err, _PYTHON_ERRORS) and _about_the_arguments(err):
+        if named in str(err):
+            return fail(str(err))
+        return fail(f"{named}: an argument does not fit the builder "
+                    f"({type(err).__name__}: {err})")
+    return None
+
+
+def located_builder(op_name: str):
+    """Decorator of a builder of `op_name` (an op class's constructor, a
+    function of a dialect module): its errors, and the Python errors its
+    code raises on the arguments it was given, become MLIRErrors naming the
+    op, located at the user's line (see builder_error)."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def builder(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (FlyDSLError, *_PYTHON_ERRORS) as err:
+                located = builder_error(err, op_name)
+                if located is None:
+                    raise
+                raise located from (None if isinstance(err, MLIRError) else err)
+        return builder
+    return wrap

@@ -6,8 +6,8 @@ then holds the result."""
 from __future__ import annotations
 
 from .. import _fly
-from ._context import compiler_error, fail
-from ._operations import Module, _OperationBase
+from ._context import fail
+from ._operations import Module, _OperationBase, text_error
 
 
 class PassManager:
@@ -57,8 +57,9 @@ class PassManager:
                 or op._anchor is not None:
             raise fail("PassManager.run: give it a standalone module's operation "
                        "(ir.Module.create() or ir.Module.parse(...), then module.operation)")
+        text = op._standalone_text()
         try:
-            result = _fly.run_pipeline(op._standalone_text(), self.pipeline)
+            result = _fly.run_pipeline(text, self.pipeline)
         except _fly.Error as err:
-            raise compiler_error(err, f"pass pipeline {self.pipeline}") from None
+            raise text_error(err, op, text, f"pass pipeline {self.pipeline}") from None
         Module(op)._replace(result, verify=False)

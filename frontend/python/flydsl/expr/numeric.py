@@ -587,9 +587,10 @@ class Vector(Numeric):
 
     @classmethod
     def from_elements(cls, elements, dtype=None):
-        """The vector of these scalars (numerics or Python numbers), of
-        `dtype` (by default the first element's type)."""
-        elements = list(elements)
+        """The vector of these scalars (numerics, raw scalar values such as
+        a raw builder's result, or Python numbers), of `dtype` (by default
+        the first element's type)."""
+        elements = [lift(e) for e in elements]
         if not elements:
             _fail("Vector.from_elements needs at least one element")
         if dtype is None:

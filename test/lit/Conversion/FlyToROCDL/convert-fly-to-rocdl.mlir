@@ -148,6 +148,40 @@ func.func @view(%g: !llvm.ptr<1>, %n: i32) -> f32 {
 
 // -----
 
+// extract_aligned_pointer_as_index (FlyDSL's) is the memref's pointer, cast
+// to the generic address space when asked for that one.
+// CHECK-LABEL: func.func @extract_aligned_pointer
+// CHECK-SAME:    (%[[G:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
+// CHECK-NEXT:    %[[GEN:.*]] = llvm.addrspacecast %[[G]] : !llvm.ptr<1> to !llvm.ptr
+// CHECK-NEXT:    return %[[GEN]], %[[G]] : !llvm.ptr, !llvm.ptr<1>
+func.func @extract_aligned_pointer(%g: !llvm.ptr<1>, %n: i32) -> (!llvm.ptr, !llvm.ptr<1>) {
+  %p = fly.make_ptr(%g) : (!llvm.ptr<1>) -> !fly.ptr<f32, global, align<16>>
+  %s = fly.make_int_tuple(%n) : (i32) -> !fly.int_tuple<(4,?)>
+  %l = fly.make_layout(%s) : (!fly.int_tuple<(4,?)>)
+  %m = fly.make_view(%p, %l) : (!fly.ptr<f32, global, align<16>>, !fly.layout<(4,?):(1,4)>)
+  %generic = fly.extract_aligned_pointer_as_index(%m) : (!fly.memref<f32, global, (4,?):(1,4), align<16>>) -> !llvm.ptr
+  %global = fly.extract_aligned_pointer_as_index(%m) : (!fly.memref<f32, global, (4,?):(1,4), align<16>>) -> !llvm.ptr<1>
+  return %generic, %global : !llvm.ptr, !llvm.ptr<1>
+}
+
+// -----
+
+// A generic memref's pointer cast to the global space, as mem_ops'
+// get_llvm_ptr asks for.
+// CHECK-LABEL: func.func @extract_global_pointer_of_generic
+// CHECK-SAME:    (%[[P:.*]]: !llvm.ptr)
+// CHECK-NEXT:    %[[G:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK-NEXT:    return %[[G]] : !llvm.ptr<1>
+func.func @extract_global_pointer_of_generic(%raw: !llvm.ptr) -> !llvm.ptr<1> {
+  %p = fly.make_ptr(%raw) : (!llvm.ptr) -> !fly.ptr<i8, generic>
+  %l = fly.static : !fly.layout<16:1>
+  %m = fly.make_view(%p, %l) : (!fly.ptr<i8, generic>, !fly.layout<16:1>)
+  %g = fly.extract_aligned_pointer_as_index(%m) : (!fly.memref<i8, generic, 16:1>) -> !llvm.ptr<1>
+  return %g : !llvm.ptr<1>
+}
+
+// -----
+
 // Pointers carried by structured control flow are converted with it.
 // CHECK-LABEL: func.func @loop
 // CHECK:         %[[R:.*]] = scf.for %{{.*}} iter_args(%[[Q:.*]] = %{{.*}}) -> (!llvm.ptr<1>)

@@ -100,3 +100,15 @@ gpu.module @buffer_resource_in_vgprs [#rocdl.target<chip = "gfx942">] {
     llvm.return
   }
 }
+
+// -----
+
+// A !llvm.void result is no value: nothing may use it.
+gpu.module @void_used [#rocdl.target<chip = "gfx942">] {
+  llvm.func @k() attributes {rocdl.kernel} {
+    // expected-error @+1 {{inline asm for gfx942: its !llvm.void result is used}}
+    %0 = llvm.inline_asm has_side_effects "s_nop 0", "" : () -> !llvm.void
+    %1 = builtin.unrealized_conversion_cast %0 : !llvm.void to i32
+    llvm.return
+  }
+}

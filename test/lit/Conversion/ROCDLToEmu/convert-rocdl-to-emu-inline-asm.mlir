@@ -22,6 +22,23 @@ gpu.module @waits [#rocdl.target<chip = "gfx942">] {
 
 // -----
 
+// An asm without outputs whose result is !llvm.void (as FlyDSL's kernels
+// build `s_nop` and barrier asm) is the same as one without a result.
+// CHECK-LABEL: gpu.module @void_result
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr)
+// CHECK-NEXT: llvm.call @fly_emu_barrier(%[[CTX]])
+// CHECK-NEXT: llvm.return
+gpu.module @void_result [#rocdl.target<chip = "gfx942">] {
+  llvm.func @k() attributes {rocdl.kernel} {
+    %0 = llvm.inline_asm has_side_effects "s_nop 7", "" : () -> !llvm.void
+    %1 = llvm.inline_asm has_side_effects "s_waitcnt lgkmcnt(0)\0As_barrier", "" : () -> !llvm.void
+    llvm.return
+  }
+}
+
+// -----
+
 // The empty asm of an optimisation barrier ("=v,0") is its operand.
 // CHECK-LABEL: gpu.module @anchor
 // CHECK: %[[V:.*]] = llvm.load %[[P:.*]] : !llvm.ptr -> vector<16xf32>

@@ -271,7 +271,8 @@ gpu.module @wave {
 // Buffer resources: make.buffer.rsrc fills a {base, num_records, stride,
 // flags} descriptor in an entry-block alloca; loads and stores go through a
 // frame slot to the range-checking runtime; atomics operate at the address
-// the runtime checks; rsq is 1 / sqrt.
+// the runtime checks; rsq is 1 / sqrt, in f64 (the numerics and their f32
+// denormal rule are convert-rocdl-to-emu-numerics.mlir's).
 
 // CHECK-LABEL: gpu.module @buffers
 // CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr, %[[BASE:.*]]: !llvm.ptr, %[[N:.*]]: i64, %[[OFF:.*]]: i32, %[[X:.*]]: f32)
@@ -292,8 +293,10 @@ gpu.module @wave {
 // CHECK: %[[AT2:.*]] = llvm.call @fly_emu_buffer_atomic_address
 // CHECK: %[[PAIR:.*]] = llvm.cmpxchg %[[AT2]], %[[OFF]], %{{.*}} monotonic monotonic : !llvm.ptr, i32
 // CHECK: llvm.extractvalue %[[PAIR]][0]
-// CHECK: %[[ROOT:.*]] = llvm.intr.sqrt(%[[X]]) : (f32) -> f32
-// CHECK: llvm.fdiv %{{.*}}, %[[ROOT]] : f32
+// CHECK: %[[WIDE:.*]] = llvm.fpext %{{.*}} : f32 to f64
+// CHECK: %[[ROOT:.*]] = llvm.intr.sqrt(%[[WIDE]]) : (f64) -> f64
+// CHECK: %[[RSQ:.*]] = llvm.fdiv %{{.*}}, %[[ROOT]] : f64
+// CHECK: llvm.fptrunc %[[RSQ]] : f64 to f32
 // CHECK: %[[LOG:.*]] = llvm.intr.log2(%[[X]]) : (f32) -> f32
 // CHECK: %[[Z1:.*]] = llvm.fcmp "oeq" %[[LOG]]
 // CHECK: %[[Z2:.*]] = llvm.fcmp "oeq" %[[X]]

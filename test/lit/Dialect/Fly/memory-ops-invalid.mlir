@@ -11,6 +11,38 @@ func.func @make_ptr_space(%p: !llvm.ptr<1>) {
 
 // -----
 
+func.func @extract_pointer_space(%g: !fly.memref<f32, global, 64:1>) {
+  // expected-error @+1 {{'fly.extract_aligned_pointer_as_index' op cannot cast a memref in address space 1 to a pointer in address space 3; only to its own space or through the generic one (0)}}
+  %0 = fly.extract_aligned_pointer_as_index(%g) : (!fly.memref<f32, global, 64:1>) -> !llvm.ptr<3>
+  return
+}
+
+// -----
+
+func.func @extract_pointer_not_llvm(%g: !fly.memref<f32, global, 64:1>) {
+  // expected-error @+1 {{'fly.extract_aligned_pointer_as_index' op result #0 must be LLVM pointer, but got 'i64'}}
+  %0 = fly.extract_aligned_pointer_as_index(%g) : (!fly.memref<f32, global, 64:1>) -> i64
+  return
+}
+
+// -----
+
+func.func @extract_pointer_of_buffer(%b: !fly.memref<f32, #fly_rocdl.buffer_desc, 64:1>) {
+  // expected-error @+1 {{'fly.extract_aligned_pointer_as_index' op takes a generic, global or shared memref, not one in #fly_rocdl.buffer_desc}}
+  %0 = fly.extract_aligned_pointer_as_index(%b) : (!fly.memref<f32, #fly_rocdl.buffer_desc, 64:1>) -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @extract_pointer_of_registers(%r: !fly.memref<f32, register, 4:1>) {
+  // expected-error @+1 {{'fly.extract_aligned_pointer_as_index' op takes a generic, global or shared memref, not a register one}}
+  %0 = fly.extract_aligned_pointer_as_index(%r) : (!fly.memref<f32, register, 4:1>) -> !llvm.ptr<5>
+  return
+}
+
+// -----
+
 func.func @make_ptr_dialect_space(%p: !llvm.ptr<3>) {
   // expected-error @+1 {{'fly.make_ptr' op cannot make a pointer in the address space #gpu.address_space<workgroup> from an LLVM pointer}}
   %0 = fly.make_ptr(%p) : (!llvm.ptr<3>) -> !fly.ptr<f32, #gpu.address_space<workgroup>>

@@ -23,6 +23,21 @@ func.func @make_ptr(%g: !llvm.ptr, %a: !llvm.ptr<1>, %s: !llvm.ptr<3>, %r: !llvm
   return
 }
 
+// extract_aligned_pointer_as_index: a memref's LLVM pointer, in its own
+// address space, the generic one, or any from a generic memref.
+// CHECK-LABEL: func.func @extract_aligned_pointer
+// CHECK:         fly.extract_aligned_pointer_as_index(%arg0) : (!fly.memref<f32, global, 64:1>) -> !llvm.ptr
+// CHECK:         fly.extract_aligned_pointer_as_index(%arg1) : (!fly.memref<f16, shared, (4,8):(8,1)>) -> !llvm.ptr<3>
+// CHECK:         fly.extract_aligned_pointer_as_index(%arg2) : (!fly.memref<i8, generic, 16:1>) -> !llvm.ptr<1>
+func.func @extract_aligned_pointer(%g: !fly.memref<f32, global, 64:1>,
+                                   %s: !fly.memref<f16, shared, (4,8):(8,1)>,
+                                   %f: !fly.memref<i8, generic, 16:1>) {
+  %0 = fly.extract_aligned_pointer_as_index(%g) : (!fly.memref<f32, global, 64:1>) -> !llvm.ptr
+  %1 = fly.extract_aligned_pointer_as_index(%s) : (!fly.memref<f16, shared, (4,8):(8,1)>) -> !llvm.ptr<3>
+  %2 = fly.extract_aligned_pointer_as_index(%f) : (!fly.memref<i8, generic, 16:1>) -> !llvm.ptr<1>
+  return
+}
+
 // add_offset: alignment = gcd(alignment, divisibility(offset) * bytes).
 // CHECK-LABEL: func.func @add_offset
 // A static 0 keeps the alignment; 2 f32 are 8 bytes; 12 f32 are 48 bytes.

@@ -110,12 +110,21 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         collective that copies the tile at once (Emu.h), so
         `rocdl.s.wait.tensorcnt` is erased; `llvm.call_intrinsic
         "llvm.amdgcn.wave.id"` is the wave id at offset 56.
-    In any function, `llvm.call_intrinsic "llvm.amdgcn.rsq"` becomes
-    `1.0 / llvm.intr.sqrt`, and `llvm.call_intrinsic "llvm.pow"` becomes
-    what the AMDGPU backend makes of it, `exp2(mul_legacy(y, log2(x)))`
-    (mul_legacy: 0 when either operand is 0), because the host's pow
-    differs (x < 0 with an integral y). Other generic LLVM intrinsics keep
-    their host implementations (same results up to accuracy).
+    Numerics, in any function (NumericIntrinsics.cpp): the chip's
+    transcendental instructions, `rocdl.exp2`, `rocdl.log`, `rocdl.rcp`,
+    `rocdl.sqrt`, `rocdl.sin`, `rocdl.cos`, `rocdl.tanh` and
+    `llvm.call_intrinsic "llvm.amdgcn.{exp2,log,rcp,rsq,sqrt,sin,cos,
+    tanh}[.TYPE]"`, become host ops computing what the ISA documents: the
+    exact value rounded once to the type (within the ISA's 1 ULP), f32
+    denormal inputs read and results written as zeros of their sign, and
+    v_sin / v_cos in turns (sin(2 pi x); 0 beyond 256 turns).
+    `llvm.sin` / `llvm.cos` of f16 and f32 become what the AMDGPU backend
+    makes of them, v_sin / v_cos of x * (1 / 2pi), and `llvm.pow`
+    `exp2(mul_legacy(y, log2(x)))` (mul_legacy: 0 when either operand is
+    0), since the host's pow differs (x < 0 with an integral y). Other
+    generic LLVM intrinsics keep their host implementations (same results
+    up to accuracy). `rocdl.exp` (llvm.amdgcn.exp is the export
+    instruction) and a form no chip has (v_exp_f64) are errors.
     The runtime functions used are declared as external llvm.funcs.
 
     LDS. Every llvm.mlir.global in address space 3 is laid out in one

@@ -200,6 +200,26 @@ LogicalResult PtrToLLVMOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult ExtractAlignedPointerAsIndexOp::verify() {
+  PointerType pointer = getSource().getType().getPointer();
+  std::optional<unsigned> space = getLLVMAddressSpace(pointer);
+  if (!space)
+    return emitOpError("takes a generic, global or shared memref, not one in ")
+           << pointer.getAddressSpace();
+  if (*space == unsigned(AddressSpace::Register))
+    return emitOpError("takes a generic, global or shared memref, not a "
+                       "register one");
+  // Only casts through the generic space are meaningful addrspacecasts:
+  // a global address is no shared one.
+  unsigned result = getType().getAddressSpace();
+  unsigned generic = unsigned(AddressSpace::Generic);
+  if (result != *space && result != generic && *space != generic)
+    return emitOpError("cannot cast a memref in address space ")
+           << *space << " to a pointer in address space " << result
+           << "; only to its own space or through the generic one (0)";
+  return success();
+}
+
 LogicalResult AddOffsetOp::evaluate(Evaluation &e) {
   return e([](Arith &ar, const PointerValue &p, const IntTuple &offset) {
     PointerValue out = p;

@@ -10,6 +10,7 @@ from ._arith_ops_gen import _Dialect
 from ._arith_enum_gen import *  # noqa: F401,F403
 from ._ods_common import _cext, get_op_result_or_op_results
 from .. import ir
+from .._operations import located_builder
 
 
 def _constant_attr(result, value):
@@ -58,6 +59,7 @@ class ConstantOp(_GeneratedConstantOp):
         raise ValueError("only integer and float constants have a literal value")
 
 
+@located_builder("arith.constant")
 def constant(result, value, *, loc=None, ip=None):
     """The result of an arith.constant of type `result` (see ConstantOp)."""
     return get_op_result_or_op_results(ConstantOp(result, value, loc=loc, ip=ip))

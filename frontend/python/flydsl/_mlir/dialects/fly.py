@@ -11,6 +11,7 @@ from ._fly_ops_gen import copy_atom_call_ssa as _copy_atom_call_ssa
 from ._fly_ops_gen import mma_atom_call_ssa as _mma_atom_call_ssa
 from ._fly_enum_gen import *  # noqa: F401,F403
 from .. import ir
+from .._operations import located_builder
 
 
 def _fly_type_class(name: str, mnemonic: str, doc: str):
@@ -95,12 +96,14 @@ def _single(x, what: str):
     return x
 
 
+@located_builder("fly.copy_atom_call_ssa")
 def copy_atom_call_ssa(result, atom, src, *, dst=None, loc=None, ip=None):
     """fly.copy_atom_call_ssa; `result` may be a list of the one result type."""
     return _copy_atom_call_ssa(_single(result, "the result type"), atom, src, dst=dst,
                                loc=loc, ip=ip)
 
 
+@located_builder("fly.mma_atom_call_ssa")
 def mma_atom_call_ssa(result, atom, a, b, c, *, loc=None, ip=None):
     """fly.mma_atom_call_ssa; `result`, `a` and `b` may be lists of one."""
     return _mma_atom_call_ssa(_single(result, "the result type"), atom, _single(a, "A"),

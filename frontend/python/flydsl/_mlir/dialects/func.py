@@ -8,6 +8,7 @@ from ._func_ops_gen import FuncOp as _GeneratedFuncOp
 from ._func_ops_gen import _Dialect
 from ._ods_common import _cext, get_op_result_or_op_results
 from .. import ir
+from .._operations import located_builder
 
 
 @_cext.register_operation(_Dialect, replace=True)
@@ -81,5 +82,6 @@ class CallOp(_GeneratedCallOp):
         super().__init__(calleeOrResults, callee, arguments, loc=loc, ip=ip)
 
 
+@located_builder("func.call")
 def call(result, callee, operands_, **kwargs):
     return get_op_result_or_op_results(CallOp(result, callee, operands_, **kwargs))

@@ -10,6 +10,7 @@ from ._llvm_intr_ops_gen import *  # noqa: F401,F403
 from ._llvm_enum_gen import *  # noqa: F401,F403
 from ._ods_common import get_op_result_or_op_results
 from .. import ir
+from .._operations import located_builder
 
 
 def _types_text(types) -> str:
@@ -58,6 +59,7 @@ class ArrayType(ir.Type):
         return ir.Type.parse(f"!llvm.array<{int(num_elements)} x {element_type}>")
 
 
+@located_builder("llvm.mlir.constant")
 def mlir_constant(value, *, loc=None, ip=None):
     """llvm.mlir.constant of a typed attribute (`ir.IntegerAttr.get(...)`)."""
     return get_op_result_or_op_results(ConstantOp(res=value.type, value=value, loc=loc, ip=ip))  # noqa: F405

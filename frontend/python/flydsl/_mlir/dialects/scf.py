@@ -13,6 +13,7 @@ from ._scf_ops_gen import _Dialect
 from ._ods_common import _cext
 from .arith import constant
 from .. import ir
+from .._operations import located_builder
 
 
 def _value_type(x):
@@ -25,7 +26,7 @@ class ForOp(_GeneratedForOp):
     """scf.for over [lower_bound, upper_bound) by step, carrying iter_args."""
 
     def __init__(self, lower_bound, upper_bound, step, iter_args=None, *, loc=None, ip=None):
-        iter_args = list(iter_args or [])
+        iter_args = [] if iter_args is None else list(iter_args)
         results = [_value_type(a) for a in iter_args]
         super().__init__(results, lower_bound, upper_bound, step, iter_args, loc=loc, ip=ip)
         self.regions[0].blocks.append(self.operation.operands[0].type, *results)
@@ -49,7 +50,7 @@ class IfOp(_GeneratedIfOp):
     `hasElse` (or results are given: both branches yield them)."""
 
     def __init__(self, cond, results_=None, *, hasElse=False, loc=None, ip=None):  # noqa: N803
-        results = list(results_ or [])
+        results = [] if results_ is None else list(results_)
         super().__init__(results, cond, loc=loc, ip=ip)
         self.regions[0].blocks.append()
         if hasElse or results:
@@ -70,16 +71,22 @@ def _index_operand(x):
     return constant(ir.IndexType.get(), x) if isinstance(x, int) else x
 
 
+@located_builder("scf.for")
 def for_(start, stop=None, step=None, iter_args=None, *, loc=None, ip=None):
     """A loop like `range(start, stop, step)` (ints become index constants):
     inside the body, yields the induction variable, or (iv, iter args,
-    results) with iter_args (single ones unpacked)."""
+    results) with iter_args (single ones unpacked). The loop is built by the
+    call (where a `for` over it starts), so that its errors are the call's."""
     if stop is None:
         start, stop = 0, start
     if step is None:
         step = 1
     loop = ForOp(_index_operand(start), _index_operand(stop), _index_operand(step), iter_args,
                  loc=loc, ip=ip)
+    return _in_body(loop)
+
+
+def _in_body(loop: ForOp):
     carried = tuple(loop.inner_iter_args)
     with ir.InsertionPoint(loop.body):
         if len(carried) > 1:

@@ -71,6 +71,28 @@ def Fly_PtrToLLVMOp
   let results = (outs Fly_LLVMPointer:$result);
 }
 
+def Fly_ExtractAlignedPointerAsIndexOp
+    : Fly_MemoryOp<"extract_aligned_pointer_as_index", [Pure]> {
+  let summary = "the LLVM pointer of a memref, in the address space asked for";
+  let description = [{
+    ```
+    %p = fly.extract_aligned_pointer_as_index(%t)
+        : (!fly.memref<f32, global, 64:1>) -> !llvm.ptr
+    ```
+    FlyDSL's way from a memref to an LLVM pointer (its kernel library's
+    buffer-descriptor and global-pointer helpers build on it; FlyDSL marks
+    it deprecated): `fly.ptr.to_llvm(fly.get_iter(%t))`, cast to the
+    result's address space when that differs. The casts allowed are those
+    through the generic space 0: to it (as the buffer-descriptor helper
+    asks), or from a generic memref to a specific space. Generic, global
+    and shared memrefs only: a register fragment has no address past
+    fly-promote-regmem-to-vectorssa.
+  }];
+  let arguments = (ins Fly_MemRef:$source);
+  let results = (outs Fly_LLVMPointer:$result);
+  let hasVerifier = 1;
+}
+
 def Fly_AddOffsetOp : Fly_InferOp<"add_offset"> {
   let summary = "advance a pointer by a number of elements";
   let description = [{
