@@ -335,6 +335,26 @@ def test_the_plugin_names_the_fly_opt_on_path(tmp_path):
     assert "1 passed" in out.stdout, out.stdout + out.stderr
 
 
+def test_the_plugin_has_flydsls_perf_harness_time_with_events(tmp_path):
+    """FlyDSL's perf harness reads torch.profiler's device events unless
+    FLYDSL_PERFTEST_USE_EVENTS is set; an emulated launch has none, so the
+    plugin sets it (and keeps a value the user set)."""
+    (tmp_path / "test_harness.py").write_text(
+        "import os\n\ndef test_switch():\n"
+        "    assert os.environ['FLYDSL_PERFTEST_USE_EVENTS'] == os.environ['EXPECTED']\n")
+    for preset, expected in ((None, "1"), ("0", "0")):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("FLYDSL_PERFTEST_USE_EVENTS", "ARCH")}
+        env.update(PYTHONPATH=str(REPO_ROOT / "frontend" / "python"), EXPECTED=expected)
+        if preset is not None:
+            env["FLYDSL_PERFTEST_USE_EVENTS"] = preset
+        out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              "-p", "flydsl.testing.emulated_gpu",
+                              str(tmp_path / "test_harness.py")],
+                             cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert "1 passed" in out.stdout, out.stdout + out.stderr
+
+
 def test_the_plugin_emulates_the_chip_arch_names(tmp_path):
     out = _session(tmp_path, "-p", "flydsl.testing.emulated_gpu", "-k", "add or wave",
                    env={"ARCH": "gfx1100"})

@@ -1,22 +1,26 @@
 """Seeded random calls of flydsl._mlir's raw builders, standalone (a func
-in an `ir.Module`) and inside a traced @flyc.kernel: every op class and
-builder function of the dialect modules, with operands, result types and
-attributes chosen from their parameters (read from the generated source)
-but often wrong: values of other types, wrong counts, None, Python numbers,
-strings, bad enums, attributes of the wrong kind.
+in an `ir.Module`) and inside a traced @flyc.kernel: every op class of the
+dialect modules, its builder function and `build_generic`, and
+`ir.Operation.create`, with operands, result types and attributes chosen
+from their parameters (read from the generated source) but often wrong:
+values of other types, wrong counts, None, Python numbers, strings, bad
+enums, attributes of the wrong kind, odd `loc=` and `ip=`.
 
-Each call ends in one of the expected outcomes:
-- it returns (and then the module verifies, or MLIR's verifier reports an
-  error located at the call's line);
-- a FlyDSL error (MLIRError, TraceError, ArgumentError) naming the op and
-  located at the call's line in this file;
-- the TypeError Python raises when the arguments do not bind to the
-  builder's parameters.
-Anything else is a bug: an abort or segfault of the process (the fuzzing
-runs in a subprocess, which reports the seed and the call it died in), a
-hang, an exception of another type (AttributeError, KeyError, ... out of
-the runtime or the generated code), an error located elsewhere or not at
-all (a C++ message without a location).
+Each call ends in one of the expected outcomes (the counts are printed):
+- "built": it returns, and then the module verifies ("module verifies"),
+  or MLIR's verifier reports an error at the line of an op of this file or
+  at the location the call gave its op ("module: located verifier error";
+  "...at an op without a file location" for an op given loc=unknown);
+- "located error": a FlyDSL error (MLIRError, TraceError) naming the op,
+  located at the call's line in this file (or at its `loc=`);
+- "signature error": the TypeError Python raises when the arguments do not
+  bind to the builder's parameters.
+Anything else is a bug ("unexpected: ..."): an abort or segfault of the
+process (the fuzzing runs in a subprocess, which reports the seed and the
+call it died in), a hang, an exception of another type (AttributeError,
+KeyError, ... out of the runtime or the generated code), an error located
+elsewhere or not at all (a C++ message located in the text the builders
+wrote). The bugs it found are the cases of _regressions.
 
 Run as a script for more seeds and the counts per outcome:
     python test/python/test_mlir_fuzz.py --seeds 1-20 --calls 3000 [--kernel]
@@ -39,14 +43,26 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+import flydsl
 import flydsl.compiler as flyc
 import flydsl.expr as fx
+from flydsl import _fly
+from flydsl._mlir import ir
+from flydsl._mlir._context import parse_diagnostics
+from flydsl._mlir.dialects import (arith, builtin, func, gpu, llvm, math, memref, rocdl, scf,
+                                   vector)
+from flydsl._mlir.extras import types as T
+from flydsl.tracing.errors import FlyDSLError
+from flydsl.tracing.trace import Trace
 
 THIS_FILE = os.path.realpath(__file__)
 DIALECTS = ("arith", "vector", "llvm", "rocdl", "gpu", "memref", "math", "scf", "func", "fly",
             "fly_rocdl", "builtin")
-STANDALONE_CALLS = 1600      # per seed, in the test
-KERNEL_CALLS = 700           # per seed, in the test
+STANDALONE_CALLS = 2000      # in the test: two seeds of 1000
+KERNEL_CALLS = 1000          # in the test: one seed
 CALLS_PER_EPISODE = 40       # a fresh module (or kernel) after this many calls
 CHILD_TIMEOUT_S = 240        # a child running longer than this hangs
 
@@ -138,7 +154,6 @@ def _init_params(cls) -> dict:
 
 
 def _op_classes(module) -> dict:
-    from flydsl._mlir import ir
     return {name: cls for name, cls in vars(module).items()
             if isinstance(cls, type) and issubclass(cls, ir.OpView) and cls.OPERATION_NAME}
 
@@ -206,7 +221,6 @@ def _generic_params(attribute_names: tuple) -> list:
 
 def operation_create(builders) -> Builder:
     """ir.Operation.create, given the name of any op (or of none)."""
-    from flydsl._mlir import ir
     names = tuple(sorted({b.op_names[0] for b in builders if b.op_names}))
     params = [Param("name", "op_name", names=names + ("nodialect.op", "arith", "", "arith.x")),
               *_generic_params(()), Param("infer_type", "unit", True)]
@@ -253,7 +267,6 @@ class Pool:
     attributes, enums, blocks and odd Python objects."""
 
     def __init__(self, rng: random.Random, values, blocks, insertion_points):
-        from flydsl._mlir import ir
         self.rng = rng
         self.values = list(values)
         self.blocks = list(blocks)
@@ -268,7 +281,6 @@ class Pool:
 
     def add_results(self, result) -> None:
         """Values a call made join the pool (a few: the pool stays small)."""
-        from flydsl._mlir import ir
         items = result if isinstance(result, (list, tuple)) else [result]
         for item in items:
             if isinstance(item, ir.Value) and len(self.values) < 64:
@@ -460,7 +472,6 @@ def _where(filename, line) -> tuple:
 
 def classify(err: BaseException, builder: Builder, args: list, kwargs: dict) -> str:
     """The outcome of a call that raised `err` (see the module's doc)."""
-    from flydsl.tracing.errors import FlyDSLError
     if isinstance(err, FlyDSLError):
         where = _where(err.filename, err.lineno)
         if where not in {(THIS_FILE, line) for line in CALL_LINES} and \
@@ -482,7 +493,6 @@ def classify(err: BaseException, builder: Builder, args: list, kwargs: dict) -> 
 def _gives_location(kwargs: dict, where) -> bool:
     """Whether a call gives its op the location `where` ((file, line), or
     None: a location without a file)."""
-    from flydsl._mlir import ir
     loc = kwargs.get("loc")
     if not isinstance(loc, ir.Location):
         return False
@@ -591,9 +601,6 @@ def standalone_episode(rng: random.Random, builders, calls: int, tally: Tally,
     """`calls` calls into a func of a fresh module; after each op built,
     the module verifies, or its error is at the call's line and the call's
     ops are erased."""
-    from flydsl._mlir import ir
-    from flydsl._mlir.dialects import func
-
     arg_types = [ir.Type.parse(rng.choice(TYPE_TEXTS)) for _ in range(rng.randint(2, 8))]
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.create()
@@ -620,7 +627,6 @@ def standalone_episode(rng: random.Random, builders, calls: int, tally: Tally,
 def _module_verifies(module, blocks, before: set, tally: Tally, call: Call) -> bool:
     """Whether the module verifies, erasing the ops of the last call if
     they made it fail (at their line). False: it fails for another reason."""
-    from flydsl._mlir import ir
     try:
         module.operation.verify()  # L:verify
         tally.add("module verifies")
@@ -674,9 +680,6 @@ class _TraceDone(Exception):
 def _kernel_pool(A, rng: random.Random):
     """Values in the kernel: fx's (the thread index, an element), and one
     of each type of TYPE_TEXTS (an unrealized cast of nothing)."""
-    from flydsl._mlir import ir
-    from flydsl._mlir.dialects import builtin
-
     tid = fx.thread_idx.x
     values = [tid, A[tid], A]
     for text in TYPE_TEXTS:
@@ -698,9 +701,6 @@ def _fuzz_in_kernel(A):
 def _check_traced_module():
     """The traced module (the kernel's gpu.module) verifies, or its error
     is at a call's line; then the trace ends."""
-    from flydsl import _fly
-    from flydsl._mlir._context import parse_diagnostics
-    from flydsl.tracing.trace import Trace
     try:
         _fly.print_ir(Trace.current().module_text(), verify=True)
         _JOB.tally.add("module verifies")
@@ -730,7 +730,6 @@ def _fuzz_host(A: fx.Tensor, episode: fx.Constexpr[int]):
 def kernel_episodes(rng: random.Random, builders, calls: int, tally: Tally,
                     progress: Progress) -> None:
     """Kernels of CALLS_PER_EPISODE calls each (traced, not compiled)."""
-    import numpy as np
     _JOB.rng, _JOB.builders, _JOB.tally, _JOB.progress = rng, builders, tally, progress
     episode = 0
     while calls > 0:
@@ -779,7 +778,6 @@ def fuzz(seed: int, calls: int, kernel: bool, progress_path: str | None = None) 
 def run_child(seed: int, calls: int, kernel: bool) -> tuple[Tally, str]:
     """fuzz() in a subprocess: its tally, or a tally of one 'crash' (or
     'hang') naming the seed and the call it was making."""
-    import flydsl
     env = dict(os.environ)
     package_root = str(Path(flydsl.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
@@ -794,7 +792,9 @@ def run_child(seed: int, calls: int, kernel: bool) -> tuple[Tally, str]:
                                   timeout=CHILD_TIMEOUT_S)
             status, stderr = done.returncode, done.stderr
         except subprocess.TimeoutExpired as err:
-            status, stderr = "hang", (err.stderr or b"").decode(errors="replace")
+            stderr = err.stderr or ""
+            status = "hang"
+            stderr = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
         last_call = Path(progress).read_text() if os.path.exists(progress) else "?"
     if status == 0:
         data = json.loads(done.stdout.strip().splitlines()[-1])
@@ -845,7 +845,6 @@ def test_builders_of_the_dialects_are_found():
 
 
 def test_classify_tells_the_outcomes_apart():
-    from flydsl._mlir import ir
     builder = Builder("arith.addf", None, ("arith.addf",), [], ("addf()",))
     located = ir.MLIRError("'arith.addf' op operand #1 ...", THIS_FILE, LINES["call"])
     assert classify(located, builder, [], {}) == "located error"
@@ -871,7 +870,14 @@ def test_a_crashing_child_is_reported_with_its_call(monkeypatch):
     tally, _ = run_child(1, 10, kernel=False)
     (outcome,) = [k for k in tally.counts if k.startswith("unexpected")]
     assert outcome.startswith("unexpected: crash")
-    assert "seed 1, standalone, in the call " in tally.examples[outcome]
+    assert re.search(r"seed 1, standalone, in the call [\w.]+\(", tally.examples[outcome])
+
+
+def test_a_hanging_child_is_reported(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "CHILD_TIMEOUT_S", 5)
+    tally, _ = run_child(1, 10**6, kernel=False)   # far more calls than 5 s make
+    assert list(tally.counts) == ["unexpected: hang"]
+    assert "seed 1, standalone, in the call " in tally.examples["unexpected: hang"]
 
 
 def test_standalone_builders_do_not_crash():
@@ -888,10 +894,6 @@ def test_builders_in_a_kernel_do_not_crash():
 def _located_error(inputs, body):
     """The MLIRError of body(*arguments) in a func of (inputs) -> () of a
     standalone module (or of its verify())."""
-    from flydsl._mlir import ir
-    from flydsl._mlir.dialects import func
-    import pytest
-
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.create()
         with ir.InsertionPoint(module.body):
@@ -908,9 +910,6 @@ def _regressions():
     """(what, input types, body, its marker, what the error says): calls the
     fuzzing found crashing the process or raising errors of other types or
     places; each is a located MLIRError naming the op now."""
-    from flydsl._mlir import ir
-    from flydsl._mlir.dialects import arith, gpu, llvm, math, memref, rocdl, scf, vector
-    from flydsl._mlir.extras import types as T
     return [
         ("inference on a wrong operand (segfault)",
          ["bf16"], lambda m, x: vector.DeinterleaveOp(x),  # L:deinterleave
@@ -962,6 +961,9 @@ def _regressions():
         ("`.result` of an op given no result (IndexError)",
          ["f32"], lambda m, x: gpu.all_reduce(x, results=[]),  # L:no_result
          "no_result", "'gpu.all_reduce' has no result or operand #0"),
+        ("a function type of numbers (TypeError)",
+         [], lambda m: func.FuncOp("g", (1, 2)),  # L:function_type
+         "function_type", "'func.func': FunctionType.get's inputs must be a list, not int 1"),
         ("loc= not a location (an error not naming the op)",
          ["f32"], lambda m, x: math.exp(x, loc=3),  # L:loc
          "loc", "'math.exp': loc= must be an ir.Location"),
@@ -973,15 +975,12 @@ def test_what_the_fuzzing_found_is_a_located_error_naming_the_op():
         err = _located_error(inputs, body)
         assert (_where(err.filename, err.lineno)) == (THIS_FILE, LINES[marker]), (what, str(err))
         assert message in str(err), (what, str(err))
-    no_result = _located_error(["f32"], _regressions()[15][2])
+    no_result = _located_error(["f32"], next(c[2] for c in _regressions() if c[3] == "no_result"))
     assert isinstance(no_result, IndexError)  # as MLIR's, for code catching that
 
 
 @flyc.kernel
 def _region_attr_kernel(A: fx.Tensor):
-    from flydsl._mlir import ir
-    from flydsl._mlir.dialects import arith, gpu
-    from flydsl._mlir.extras import types as T
     zero = arith.constant(T.index(), 0)
     gpu.WarpExecuteOnLane0Op([], zero, ir.StringAttr.get("x"), [])  # L:kernel_region_attr
 
@@ -993,9 +992,6 @@ def _run_region_attr(A: fx.Tensor):
 
 def test_a_bad_attribute_of_a_region_op_in_a_kernel_is_an_error_at_its_line(fly_env):
     # It was a CompileError at the traced module's text (<flydsl module>:8:1).
-    import numpy as np
-    import pytest
-    from flydsl._mlir import ir
     fly_env(ARCH="gfx942", COMPILE_ONLY="1")
     with pytest.raises(ir.MLIRError) as err:
         _run_region_attr(np.zeros(64, np.float32))
@@ -1014,7 +1010,7 @@ def _seeds(text: str) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", default="1", help="a seed or a range (1-20)")
-    parser.add_argument("--calls", type=int, default=STANDALONE_CALLS, help="calls per seed")
+    parser.add_argument("--calls", type=int, default=3000, help="calls per seed")
     parser.add_argument("--kernel", action="store_true", help="inside a traced kernel")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--progress", help=argparse.SUPPRESS)

@@ -90,6 +90,78 @@ def test_rocdl_buffer_load_and_store():
 
 
 @flyc.kernel
+def _from_raw_elements_kernel(A: fx.Tensor, C: fx.Tensor):
+    tid = fx.thread_idx.x
+    x = arith.addf(A[tid], arith.constant(T.f32(), 0.0))
+    lane_bits = rocdl.ds_bpermute(T.i32(), arith.muli(tid.ir_value(), arith.constant(T.i32(), 4)),
+                                  arith.bitcast(T.i32(), x))
+    # Raw results (ArithValues) as a vector's elements, as FlyDSL's rope
+    # kernel gathers ds_bpermute results.
+    pair = fx.Vector.from_elements([lane_bits, arith.bitcast(T.i32(), arith.negf(x))], fx.Int32)
+    floats = pair.bitcast(fx.Float32)
+    C[tid] = floats[0] - floats[1] * 2.0
+
+
+@flyc.jit
+def _run_from_raw_elements(A: fx.Tensor, C: fx.Tensor):
+    _from_raw_elements_kernel(A, C).launch(grid=(1, 1, 1), block=(N, 1, 1))
+
+
+def test_a_vector_from_raw_elements():
+    a = np.linspace(-2, 2, N).astype(np.float32)
+    c = np.zeros(N, np.float32)
+    _run_from_raw_elements(a, c)
+    np.testing.assert_array_equal(c, 3 * a)
+
+
+def test_only_shaped_types_have_an_element_type():
+    # FlyDSL's buffer_ops.buffer_store tells a vector from a scalar so.
+    assert ir.Type.parse("vector<4xbf16>").element_type == ir.Type.parse("bf16")
+    assert not hasattr(ir.Type.parse("bf16"), "element_type")
+    assert not hasattr(T.i32(), "element_type")
+    with pytest.raises(AttributeError, match="the type f32 has no element type"):
+        T.f32().element_type
+
+
+def _store_elements(data, rsrc, element_offset):
+    """A buffer store at an element offset, the element's size from the
+    data's type as buffer_ops.buffer_store reads it."""
+    data_type = data.type
+    element = data_type.element_type if hasattr(data_type, "element_type") else data_type
+    byte_offset = arith.muli(element_offset, arith.constant(T.i32(), element.width // 8))
+    zero = arith.constant(T.i32(), 0)
+    rocdl.raw_ptr_buffer_store(data, rsrc, byte_offset, zero, zero)
+
+
+@flyc.kernel
+def _element_offset_kernel(A: fx.Tensor, C: fx.Tensor):
+    tid = fx.thread_idx.x
+    src, dst = _buffer_resource(A, N * 2), _buffer_resource(C, N * 2)
+    zero = arith.constant(T.i32(), 0)
+    pair = rocdl.raw_ptr_buffer_load(T.vector(2, element_type=T.f16()), src,
+                                     arith.muli(tid, arith.constant(T.i32(), 4)), zero, zero)
+    # Elements 2 * tid and 2 * tid + 1: the first as a scalar, both as a
+    # vector (the same value for the first); each at its element offset.
+    first = vector.extract(pair, [], [0])
+    _store_elements(pair, dst, arith.muli(tid, arith.constant(T.i32(), 2)))
+    _store_elements(arith.addf(first, first), dst, arith.muli(tid, arith.constant(T.i32(), 2)))
+
+
+@flyc.jit
+def _run_element_offset(A: fx.Tensor, C: fx.Tensor):
+    _element_offset_kernel(A, C).launch(grid=(1, 1, 1), block=(N // 2, 1, 1))
+
+
+def test_a_store_sized_by_its_datas_type_scalar_or_vector():
+    a = np.linspace(-8, 8, N).astype(np.float16)
+    c = np.zeros(N, np.float16)
+    _run_element_offset(a, c)
+    expected = a.copy()
+    expected[0::2] *= 2
+    np.testing.assert_array_equal(c, expected)
+
+
+@flyc.kernel
 def _region_kernel(A: fx.Tensor, C: fx.Tensor):
     tid = fx.thread_idx.x
     index = arith.constant
@@ -116,6 +188,35 @@ def test_raw_scf_regions_in_a_kernel():
     c = np.zeros(N, np.float32)
     _run_region(a, c)
     np.testing.assert_array_equal(c, np.abs(8 * a))
+
+
+@flyc.kernel
+def _raw_condition_kernel(A: fx.Tensor, C: fx.Tensor):
+    tid = fx.thread_idx.x
+    x = arith.addf(A[tid], arith.constant(T.f32(), 0.0))
+    positive = arith.cmpf(arith.CmpFPredicate.OGT, x, arith.constant(T.f32(), 0.0))
+    odd = arith.andi(tid.ir_value(), arith.constant(T.i32(), 1))
+    value = fx.Float32(x)
+    # Raw values as conditions, as FlyDSL's kernels write them: an i1 and an
+    # ArithValue comparison in `and` / `not`, an i32 as `!= 0`.
+    if positive and not x < 1.0:
+        C[tid] = value * 2.0
+    else:
+        C[tid] = value if odd else -value
+
+
+@flyc.jit
+def _run_raw_condition(A: fx.Tensor, C: fx.Tensor):
+    _raw_condition_kernel(A, C).launch(grid=(1, 1, 1), block=(N, 1, 1))
+
+
+def test_raw_values_as_conditions_of_if_and_not_and_conditional_expressions():
+    a = np.linspace(-3, 3, N).astype(np.float32)
+    c = np.zeros(N, np.float32)
+    _run_raw_condition(a, c)
+    odd = np.arange(N) % 2 == 1
+    expected = np.where(a >= 1, 2 * a, np.where(odd, a, -a))
+    np.testing.assert_array_equal(c, expected)
 
 
 @flyc.kernel

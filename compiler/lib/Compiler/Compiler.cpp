@@ -34,11 +34,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -622,10 +622,10 @@ namespace {
 /// (a signal) makes it return false instead of ending the process: some of
 /// MLIR's verifiers assume more of an op's types than its constraints
 /// check (llvm.intr.vector.interleave2 casts its result's type, any LLVM
-/// type by its constraint, to a vector type), so an op built of such types
-/// crashes them. LLVM's CrashRecoveryContext catches the signal and jumps
-/// back here; what `fn` had made (no locks are held where those casts are)
-/// is left behind.
+/// type by its constraint, to a vector type), so an op a user builds of
+/// such types crashes them. LLVM's CrashRecoveryContext catches the signal
+/// and jumps back here; what `fn` had allocated is leaked, the price of
+/// going on.
 bool runRecoveringFromCrash(llvm::function_ref<void()> fn) {
   llvm::CrashRecoveryContext::Enable();
   bool completed = llvm::CrashRecoveryContext().RunSafely(fn);
@@ -748,23 +748,28 @@ Compiler::inferResultTypes(llvm::StringRef opName, llvm::ArrayRef<Type> operandT
       }
       auto emitError = [&] { return mlir::emitError(loc); };
       SmallVector<Type> results;
-      LogicalResult inferred = failure();
-      auto infer = [&] {
-        inferred = iface->inferReturnTypes(ctx, loc, block.getArguments(), dict,
-                                           properties, RegionRange(), results);
+      auto infer = [&]() -> LogicalResult {
+        if (failed(verifyOperandsForInference(*name, block.getArguments(), dict,
+                                              loc)) ||
+            diagnostics.hadErrors())
+          return failure();
+        if (properties && failed(name->setOpPropertiesFromAttribute(
+                              *name, properties, dict, emitError)))
+          return failure();
+        LogicalResult inferred = failure();
+        if (!runRecoveringFromCrash([&] {
+              inferred = iface->inferReturnTypes(ctx, loc, block.getArguments(),
+                                                 dict, properties, RegionRange(),
+                                                 results);
+            }))
+          return mlir::emitError(loc)
+                 << crashedMessage(opName, "type inference");
+        // A null type (an inference that trusted its operands too far)
+        // cannot be a handle: it does not even print.
+        return success(succeeded(inferred) && !diagnostics.hadErrors() &&
+                       llvm::all_of(results, [](Type t) { return bool(t); }));
       };
-      if (succeeded(verifyOperandsForInference(*name, block.getArguments(),
-                                               dict, loc)) &&
-          !diagnostics.hadErrors() &&
-          (!properties || succeeded(name->setOpPropertiesFromAttribute(
-                              *name, properties, dict, emitError))) &&
-          (runRecoveringFromCrash(infer) ||
-           (mlir::emitError(loc) << crashedMessage(opName, "type inference"),
-            false)) &&
-          succeeded(inferred) && !diagnostics.hadErrors() &&
-          llvm::all_of(results, [](Type t) {
-            return static_cast<bool>(t); // no null type: a handle must print
-          }))
+      if (succeeded(infer()))
         entry = std::vector<Type>(results.begin(), results.end());
       else
         entry = llvm::toString(diagnostics.takeError(

@@ -455,7 +455,13 @@ NB_MODULE(_fly_compiler, m) {
                        return nb::cast(TypeHandle{s.getElementType()});
                      if (auto c = mlir::dyn_cast<mlir::ComplexType>(h.type))
                        return nb::cast(TypeHandle{c.getElementType()});
-                     return nb::none();
+                     // Missing, as MLIR's Python types have it (only shaped
+                     // and complex types have one): FlyDSL's kernels tell a
+                     // vector from a scalar by hasattr(t, "element_type").
+                     throw nb::attribute_error(
+                         ("the type " + printType(h.type) +
+                          " has no element type")
+                             .c_str());
                    })
       .def_prop_ro("layout",
                    [](const TypeHandle &h) -> nb::object {

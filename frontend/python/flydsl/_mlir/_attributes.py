@@ -18,7 +18,7 @@ import struct
 
 from .. import _fly
 from ..tracing.ir import string_literal
-from ._context import compiler_error, current_context, describe, fail
+from ._context import as_list, compiler_error, current_context, describe, fail
 from ._types import DYNAMIC, TypeID, as_type, parse_type
 
 
@@ -122,9 +122,9 @@ def as_attribute(x, what: str) -> Attribute:
                f"{type(x).__name__} {x!r}"[:200])
 
 
-# What the constructors take of Python values: what int(), float() and
-# list() take; anything else is an MLIRError at the user's line, as a
-# wrong attribute is.
+# What the constructors take of Python values: what int() and float()
+# take (and as_list); anything else is an MLIRError at the user's line, as
+# a wrong attribute is.
 
 def _as_int(value, what: str) -> int:
     try:
@@ -138,15 +138,6 @@ def _as_float(value, what: str) -> float:
         return float(value)
     except (TypeError, ValueError):
         raise fail(f"{what} must be a number, not {describe(value)}") from None
-
-
-def _as_list(values, what: str) -> list:
-    if isinstance(values, (str, bytes, dict)):
-        raise fail(f"{what} must be a list, not {describe(values)}")
-    try:
-        return list(values)
-    except TypeError:
-        raise fail(f"{what} must be a list, not {describe(values)}") from None
 
 
 # -- scalars --------------------------------------------------------------------
@@ -288,7 +279,7 @@ class SymbolRefAttr(Attribute):
 
     @staticmethod
     def get(symbols, context=None) -> "SymbolRefAttr":
-        symbols = [] if isinstance(symbols, str) else _as_list(symbols, "SymbolRefAttr's names")
+        symbols = [] if isinstance(symbols, str) else as_list(symbols, "SymbolRefAttr's names")
         if not symbols:
             raise fail("SymbolRefAttr.get takes a non-empty list of symbol names")
         return SymbolRefAttr._make("::".join(_symbol(s) for s in symbols))
@@ -320,7 +311,7 @@ class ArrayAttr(Attribute):
     @staticmethod
     def get(attributes, context=None) -> "ArrayAttr":
         items = [str(as_attribute(a, "an ArrayAttr's element"))
-                 for a in _as_list(attributes, "ArrayAttr.get's attributes")]
+                 for a in as_list(attributes, "ArrayAttr.get's attributes")]
         return ArrayAttr._make("[" + ", ".join(items) + "]")
 
     def __len__(self) -> int:
@@ -391,7 +382,7 @@ class _DenseArray(Attribute):
 
     @classmethod
     def get(cls, values, context=None):
-        values = _as_list(values, f"{cls.__name__}.get's values")
+        values = as_list(values, f"{cls.__name__}.get's values")
         if cls._element == "i1":
             items = ["true" if v else "false" for v in values]
         elif cls._element.startswith("f"):
@@ -602,7 +593,7 @@ def _float(text: str):
 
 def _array_of(element_builder):
     return lambda xs, context=None: xs if isinstance(xs, Attribute) else ArrayAttr.get(
-        [element_builder(x, context) for x in _as_list(xs, "an array attribute's elements")])
+        [element_builder(x, context) for x in as_list(xs, "an array attribute's elements")])
 
 
 def _string(x, context=None):

@@ -116,6 +116,17 @@ def describe(x) -> str:
     return f"{type(x).__name__} {text}"[:120]
 
 
+def as_list(items, what: str) -> list:
+    """`items` given as a list (a list, a tuple, any iterable but a string
+    or a dict) as a list, or an MLIRError at the user's line."""
+    if isinstance(items, (str, bytes, dict)):
+        raise fail(f"{what} must be a list, not {describe(items)}")
+    try:
+        return list(items)
+    except TypeError:
+        raise fail(f"{what} must be a list, not {describe(items)}") from None
+
+
 # -- locations ------------------------------------------------------------------
 
 class Location:

@@ -35,8 +35,9 @@ from ..tracing.errors import FlyDSLError
 from ..tracing.ir import Value as CoreValue
 from ..tracing.ir import user_location
 from ._attributes import Attribute, DenseI32ArrayAttr, as_attribute
-from ._context import (ClassProperty, Location, MLIRError, compiler_error, current_context,
-                       describe, fail, op_location_text, parse_diagnostics, require_context)
+from ._context import (ClassProperty, Location, MLIRError, as_list, compiler_error,
+                       current_context, describe, fail, op_location_text, parse_diagnostics,
+                       require_context)
 from ._types import as_type
 from ._values import BlockArgument, OpResult, cast_value
 
@@ -630,7 +631,7 @@ class OpView(_OperationBase):
 def _segments(items, segments, what: str, op_name: str):
     """The flat list of operands (or results) of per-segment entries, and
     the segment sizes (None without segments)."""
-    items = _listed(items, f"'{op_name}': the {what}s")
+    items = as_list(items, f"'{op_name}': the {what}s")
     if segments is None:
         return items, None
     if len(items) != len(segments):
@@ -645,7 +646,7 @@ def _segments(items, segments, what: str, op_name: str):
                 flat.append(item)
             sizes.append(0 if item is None else 1)
         else:
-            group = [] if item is None else _listed(item, f"'{op_name}': {what} group #{i}")
+            group = [] if item is None else as_list(item, f"'{op_name}': {what} group #{i}")
             flat.extend(group)
             sizes.append(len(group))
     return flat, sizes
@@ -657,19 +658,9 @@ def _given(argument, default):
     return default if argument is None else argument
 
 
-def _listed(items, what: str) -> list:
-    """`items` (a list, a tuple, any iterable but a string) as a list."""
-    if isinstance(items, (str, bytes)):
-        raise fail(f"{what} must be a list, not {describe(items)}")
-    try:
-        return list(items)
-    except TypeError:
-        raise fail(f"{what} must be a list, not {describe(items)}") from None
-
-
 def _successors(successors, op_name: str) -> list:
     """The successor blocks of an op: blocks of a region of this module."""
-    blocks = _listed(_given(successors, []), f"'{op_name}': the successors")
+    blocks = as_list(_given(successors, []), f"'{op_name}': the successors")
     for i, block in enumerate(blocks):
         if not isinstance(block, Block) or block.region is None:
             raise fail(f"'{op_name}': successor #{i} must be a block of a region (of an op "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from .. import _fly
-from ._context import compiler_error, fail
+from ._context import as_list, compiler_error, fail
 
 _COMPILER_MODULE = "flydsl._fly_compiler"
 
@@ -118,6 +118,11 @@ def _text(t) -> str:
     return str(as_type(t))
 
 
+def _texts(types, what: str) -> str:
+    """The types of a list, written as a type list writes them."""
+    return ", ".join(_text(t) for t in as_list(types, what))
+
+
 class IntegerType(Type):
     static_typeid = TypeID("builtin.integer")
 
@@ -204,7 +209,7 @@ class ComplexType(Type):
 
 def _dims(shape, what: str) -> list[str]:
     dims = []
-    for d in shape:
+    for d in as_list(shape, f"{what}: the shape"):
         if not isinstance(d, int) or isinstance(d, bool) or (d < 0 and d != DYNAMIC):
             raise fail(f"{what}: a dimension must be a size or ShapedType.get_dynamic_size(), "
                        f"not {d!r}")
@@ -245,11 +250,15 @@ class VectorType(ShapedType):
     @staticmethod
     def get(shape, element_type, *, scalable=None, scalable_dims=None, loc=None):
         dims = _dims(shape, "VectorType.get")
-        flags = list(scalable) if scalable is not None else [False] * len(dims)
-        for i in scalable_dims or ():
-            flags[i] = True
+        flags = as_list(scalable, "VectorType.get: scalable") if scalable is not None \
+            else [False] * len(dims)
         if len(flags) != len(dims):
             raise fail("VectorType.get: `scalable` needs one flag per dimension")
+        for i in as_list(scalable_dims or (), "VectorType.get: scalable_dims"):
+            if not isinstance(i, int) or not -len(dims) <= i < len(dims):
+                raise fail(f"VectorType.get: scalable_dims has {i!r}, not a dimension of "
+                           f"the {len(dims)}")
+            flags[i] = True
         dims = [f"[{d}]" if flag else d for d, flag in zip(dims, flags)]
         return parse_type("vector<" + "".join(d + "x" for d in dims) + _text(element_type) + ">")
 
@@ -296,7 +305,7 @@ class TupleType(Type):
 
     @staticmethod
     def get_tuple(elements, context=None):
-        return parse_type("tuple<" + ", ".join(_text(e) for e in elements) + ">")
+        return parse_type("tuple<" + _texts(elements, "TupleType.get_tuple's elements") + ">")
 
 
 class FunctionType(Type):
@@ -304,8 +313,8 @@ class FunctionType(Type):
 
     @staticmethod
     def get(inputs, results, context=None):
-        return parse_type("(" + ", ".join(_text(t) for t in inputs) + ") -> ("
-                          + ", ".join(_text(t) for t in results) + ")")
+        return parse_type("(" + _texts(inputs, "FunctionType.get's inputs") + ") -> ("
+                          + _texts(results, "FunctionType.get's results") + ")")
 
 
 class OpaqueType(Type):

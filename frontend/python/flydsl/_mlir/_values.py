@@ -43,6 +43,11 @@ class Value(CoreValue, metaclass=_ValueClass):
         value.name, value.type, value._owner, value._number = name, type_, owner, number
         return value
 
+    # A raw SSA value is known only when the kernel runs: `if v:`, `while`,
+    # `and`/`or`/`not` and `a if v else b` on one are traced (scf.if, ...),
+    # as FlyDSL traces them on any ir.Value.
+    __fly_dynamic__ = True
+
     def __class_getitem__(cls, item):
         # `Value[IntegerType]` in the generated modules' annotations.
         return cls

@@ -272,7 +272,9 @@ def _rewrap(like, value: Value):
 
 
 def _condition(x):
-    """x as a scalar i1 numeric (`x != 0` for other numerics), or None."""
+    """x (a numeric or a raw scalar value) as a scalar i1 numeric (`x != 0`
+    for other numerics), or None."""
+    x = nm.lift(x)
     if is_kind(x, "int_tuple"):
         x = x.to_scalar()
     if isinstance(x, nm.Numeric) and not isinstance(x, nm.Vector):

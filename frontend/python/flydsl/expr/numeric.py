@@ -996,7 +996,7 @@ def _float_text(x: float, cls) -> str:
 
 def _is_type_handle(t) -> bool:
     """A type handle of the compiler (what T.f16 and flydsl._mlir's types are)."""
-    return hasattr(t, "kind") and hasattr(t, "element_type") and hasattr(t, "bit_width")
+    return hasattr(t, "kind") and hasattr(t, "typeid") and hasattr(t, "bit_width")
 
 
 def _element_class(t):

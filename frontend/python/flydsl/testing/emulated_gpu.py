@@ -7,9 +7,11 @@
 Tests written for torch's "cuda" device run on a machine without a GPU:
 their tensors live in host memory (flydsl.testing.torch_cuda says how
 torch is made to answer), and every kernel a `@flyc.jit` function launches
-runs on the CPU emulator for the chip `ARCH` names (default gfx942), and
-FLYDSL_FLY_OPT names the fly-opt on PATH unless it is set. The
-plugin refuses to start, naming the cause, on an unknown `ARCH`, without the
+runs on the CPU emulator for the chip `ARCH` names (default gfx942).
+FLYDSL_FLY_OPT names the fly-opt on PATH unless it is set, and
+FLYDSL_PERFTEST_USE_EVENTS=1 (unless set) has FlyDSL's perf harness time
+kernels with torch.cuda.Event rather than the profiler. The plugin
+refuses to start, naming the cause, on an unknown `ARCH`, without the
 emulator, when `FLYDSL_RUNTIME_KIND` asks for HIP, and where torch sees a
 real GPU.
 """
@@ -85,6 +87,11 @@ def activate() -> str:
     fly_opt = shutil.which("fly-opt")
     if fly_opt and not os.environ.get("FLYDSL_FLY_OPT"):
         os.environ["FLYDSL_FLY_OPT"] = fly_opt
+    # FlyDSL's perf harness (tests/test_common.py) reads kernel times from
+    # torch.profiler's device events, which an emulated launch has none of;
+    # this switch of that harness makes it time with torch.cuda.Event
+    # instead, which the emulated GPU has.
+    os.environ.setdefault("FLYDSL_PERFTEST_USE_EVENTS", "1")
     try:
         torch_cuda.install(arch)
     except torch_cuda.EmulatedGPUError as err:

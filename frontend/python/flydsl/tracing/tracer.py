@@ -632,10 +632,14 @@ class Tracer(ControlFlowRuntime):
 
     # -- boolean operators -------------------------------------------------
     def _fold(self, values, op, loc):
+        def operand(v):
+            if _is_value(v) or isinstance(v, Value):
+                return _as_bool(v, loc)
+            return VALUES.boolean(bool(v))
 
-        acc = _as_bool(values[0], loc) if _is_value(values[0]) else VALUES.boolean(bool(values[0]))
+        acc = operand(values[0])
         for v in values[1:]:
-            v = _as_bool(v, loc) if _is_value(v) else VALUES.boolean(bool(v))
+            v = operand(v)
             (r,) = builder().op(op, [acc.ir, v.ir], [acc.ir.type], loc=loc)
             acc = VALUES.boolean(r)
         return acc
