@@ -89,6 +89,12 @@ constexpr StringLiteral kDispatchPtr = "llvm.amdgcn.dispatch.ptr";
 /// gfx1250's wave index in the workgroup: the context's wave id.
 constexpr StringLiteral kWaveId = "llvm.amdgcn.wave.id";
 constexpr int32_t kCtxWaveIdOffset = offsetof(FlyEmuContext, wave_id);
+/// AMDGPU intrinsics called through llvm.call_intrinsic that the kernel
+/// lowering rewrites like the ROCDL ops of their kind (classify), and
+/// v_perm_b32, which needs no context (lowerPerm).
+constexpr StringLiteral kUpdateDpp = "llvm.amdgcn.update.dpp";
+constexpr StringLiteral kScalarBufferLoad = "llvm.amdgcn.s.buffer.load";
+constexpr StringLiteral kPerm = "llvm.amdgcn.perm";
 constexpr unsigned kSharedAddressSpace = 3;
 
 /// The byte offset of element `dim` of a u32[3] field of FlyEmuContext.
@@ -415,7 +421,24 @@ std::pair<int64_t, int64_t> ldsDmaSizeAndOffset(Operation *op) {
               : -1};
 }
 
+/// Whether `op` calls the intrinsic `base` (with or without its type
+/// suffix: llvm.amdgcn.update.dpp.i32).
+bool callsIntrinsic(Operation *op, StringRef base) {
+  auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op);
+  if (!intr)
+    return false;
+  StringRef name = intr.getIntrin();
+  return name.consume_front(base) && (name.empty() || name.starts_with("."));
+}
+
 Plan classify(Operation *op) {
+  if (isa<LLVM::CallIntrinsicOp>(op)) {
+    if (callsIntrinsic(op, kUpdateDpp))
+      return {Lowering::WaveCall};
+    if (callsIntrinsic(op, kScalarBufferLoad))
+      return {Lowering::BufferAccess};
+    return {Lowering::Unsupported};
+  }
   static const llvm::StringMap<int32_t> fields = {
       {"rocdl.workitem.id.x", ctxDim(offsetof(FlyEmuContext, work_item_id), 0)},
       {"rocdl.workitem.id.y", ctxDim(offsetof(FlyEmuContext, work_item_id), 1)},
@@ -497,10 +520,53 @@ unsigned laneValueBits(Type type) {
   return 0;
 }
 
+/// Why a call of update.dpp or s.buffer.load (classify's intrinsics)
+/// cannot be lowered, or "".
+std::string unsupportedIntrinsicForm(LLVM::CallIntrinsicOp op,
+                                     const DataLayout &layout) {
+  if (op.getNumResults() != 1)
+    return "has no result";
+  Type type = op.getResult(0).getType();
+  if (callsIntrinsic(op, kUpdateDpp)) {
+    if (op.getNumOperands() != 6)
+      return "does not have update.dpp's operands (old, src, dpp_ctrl, "
+             "row_mask, bank_mask, bound_ctrl)";
+    if (laneValueBits(type) != 32 || op.getOperand(0).getType() != type ||
+        op.getOperand(1).getType() != type)
+      return "moves a value that is not 32 bits (or old, src and the result "
+             "differ in type)";
+    for (unsigned i = 2; i < 6; ++i)
+      if (constantOperand(op, i) < 0)
+        return "has a dpp_ctrl, row_mask, bank_mask or bound_ctrl that is not "
+               "a constant";
+    if (constantOperand(op, 2) > 0x1ff || constantOperand(op, 3) > 0xf ||
+        constantOperand(op, 4) > 0xf)
+      return "has a dpp_ctrl past 9 bits or a row_mask or bank_mask past 4 "
+             "bits";
+    return "";
+  }
+  if (op.getNumOperands() != 3)
+    return "does not have s.buffer.load's operands (rsrc, offset, "
+           "cachepolicy)";
+  Type rsrc = op.getOperand(0).getType();
+  auto words = dyn_cast<VectorType>(rsrc);
+  if (!isa<LLVM::LLVMPointerType>(rsrc) &&
+      !(words && words.getRank() == 1 && words.getNumElements() == 4 &&
+        words.getElementType().isInteger(32)))
+    return "has a resource that is neither vector<4xi32> nor a buffer "
+           "resource pointer";
+  uint64_t bytes = layout.getTypeSize(type);
+  if (bytes == 0 || bytes % 4 != 0 || bytes > 64)
+    return "loads a value that is not 1 to 16 dwords";
+  return "";
+}
+
 /// Why a ROCDL op the pass knows still cannot be lowered, or "".
 /// `chip`: the pass's chip option.
 std::string unsupportedForm(Operation *op, const DataLayout &layout,
                             StringRef chip) {
+  if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return unsupportedIntrinsicForm(intr, layout);
   if (isMatrixOp(op)) {
     const MatrixForm *form = matrixForm(op, layout);
     if (!form)
@@ -640,6 +706,11 @@ bool hasBufferPointer(Type type) {
 bool isEmulatedIntrinsic(LLVM::CallIntrinsicOp op) {
   if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
     return op.getNumOperands() == 4 && op.getNumResults() == 1;
+  if (op.getIntrin() == kPerm)
+    return op.getNumOperands() == 3 && op.getNumResults() == 1 &&
+           llvm::all_of(op->getOperandTypes(),
+                        [](Type t) { return t.isInteger(32); }) &&
+           op.getResult(0).getType().isInteger(32);
   return fly::isNumericInstruction(op);
 }
 
@@ -1213,7 +1284,16 @@ LogicalResult ConvertROCDLToEmu::check(gpu::GPUModuleOp module) {
       return;
     }
     if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
-      if (intr.getIntrin() == kDispatchPtr || intr.getIntrin() == kWaveId) {
+      bool kernelIntrinsic = classify(op).kind != Lowering::Unsupported;
+      if (kernelIntrinsic) {
+        if (std::string why = unsupportedForm(op, layout, chip); !why.empty()) {
+          fail(op) << "calls " << intr.getIntrin() << ", which " << why
+                   << ": convert-rocdl-to-emu does not handle it";
+          return;
+        }
+      }
+      if (intr.getIntrin() == kDispatchPtr || intr.getIntrin() == kWaveId ||
+          kernelIntrinsic) {
         if (!inKernel)
           fail(op) << "outside a kernel needs the emulator context, which "
                       "convert-rocdl-to-emu only threads into kernels yet";
@@ -1319,6 +1399,13 @@ private:
   /// zero-extended), the result reassembled into `value`'s type.
   Value perDword(OpBuilder &b, Location loc, Value value,
                  llvm::function_ref<Value(Value)> exchange);
+  Value updateDpp(OpBuilder &b, Location loc, Value old, Value src,
+                  uint32_t dppCtrl, uint32_t rowMask, uint32_t bankMask,
+                  bool boundCtrl);
+  /// The FlyEmuBufferResource an s.buffer.load's resource operand stands
+  /// for (see lowerScalarBufferLoad).
+  Value scalarLoadResource(OpBuilder &b, Location loc, Value rsrc);
+  void lowerScalarBufferLoad(Operation *op);
   void lowerMbcnt(Operation *op);
   void lowerWaveCall(Operation *op);
   void lowerMakeBuffer(ROCDL::MakeBufferRsrcOp op);
@@ -1437,6 +1524,23 @@ void BodyLowering::lowerMbcnt(Operation *op) {
   op->erase();
 }
 
+/// V_MOV_B32 with DPP on a 32-bit value: fly_emu_update_dpp with the
+/// controls packed into one word.
+Value BodyLowering::updateDpp(OpBuilder &b, Location loc, Value old,
+                              Value src, uint32_t dppCtrl, uint32_t rowMask,
+                              uint32_t bankMask, bool boundCtrl) {
+  uint32_t control = FLY_EMU_DPP_CTRL(dppCtrl) | FLY_EMU_DPP_ROW_MASK(rowMask) |
+                     FLY_EMU_DPP_BANK_MASK(bankMask) |
+                     (boundCtrl ? FLY_EMU_DPP_BOUND_CTRL : 0u);
+  Type type = old.getType();
+  auto asWord = [&](Value v) -> Value {
+    return type == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+  };
+  Value word = call(b, loc, "fly_emu_update_dpp", i32,
+                    {ctx, asWord(old), asWord(src), constI32(b, loc, control)});
+  return type == i32 ? word : LLVM::BitcastOp::create(b, loc, type, word);
+}
+
 void BodyLowering::lowerWaveCall(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -1452,19 +1556,15 @@ void BodyLowering::lowerWaveCall(Operation *op) {
       return call(b, loc, "fly_emu_readlane", i32, {ctx, word, read.getSrc1()});
     });
   } else if (auto dpp = dyn_cast<ROCDL::DPPUpdateOp>(op)) {
-    uint32_t control = FLY_EMU_DPP_CTRL(dpp.getDppCtrl()) |
-                       FLY_EMU_DPP_ROW_MASK(dpp.getRowMask()) |
-                       FLY_EMU_DPP_BANK_MASK(dpp.getBankMask()) |
-                       (dpp.getBoundCtrl() ? FLY_EMU_DPP_BOUND_CTRL : 0u);
-    Type type = dpp.getRes().getType();
-    auto asWord = [&](Value v) -> Value {
-      return type == i32 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
-    };
-    result = call(b, loc, "fly_emu_update_dpp", i32,
-                  {ctx, asWord(dpp.getOld()), asWord(dpp.getSrc()),
-                   constI32(b, loc, control)});
-    if (type != i32)
-      result = LLVM::BitcastOp::create(b, loc, type, result);
+    result = updateDpp(b, loc, dpp.getOld(), dpp.getSrc(), dpp.getDppCtrl(),
+                       dpp.getRowMask(), dpp.getBankMask(),
+                       dpp.getBoundCtrl());
+  } else if (isa<LLVM::CallIntrinsicOp>(op)) {
+    // llvm.amdgcn.update.dpp(old, src, dpp_ctrl, row_mask, bank_mask,
+    // bound_ctrl), its controls constants (checked).
+    result = updateDpp(b, loc, op->getOperand(0), op->getOperand(1),
+                       constantOperand(op, 2), constantOperand(op, 3),
+                       constantOperand(op, 4), constantOperand(op, 5) != 0);
   } else if (auto x16 = dyn_cast<ROCDL::PermlaneX16Op>(op)) {
     uint32_t flags = (x16.getFi() ? FLY_EMU_PERMLANE_FI : 0u) |
                      (x16.getBoundControl() ? FLY_EMU_PERMLANE_BOUND_CTRL : 0u);
@@ -1536,7 +1636,84 @@ void BodyLowering::lowerMakeBuffer(ROCDL::MakeBufferRsrcOp op) {
   op.erase();
 }
 
+/// An s.buffer.load's resource: a buffer resource pointer as it is; the
+/// vector<4xi32> bits of one (bitcast of ptrtoint, how kernels pass a
+/// `ptr addrspace(8)` to the intrinsic), that pointer; else the four words
+/// of a hardware V# (gfx9: base [47:0], stride [61:48], num_records,
+/// flags), unpacked into a descriptor of the frame.
+Value BodyLowering::scalarLoadResource(OpBuilder &b, Location loc,
+                                       Value rsrc) {
+  if (isa<LLVM::LLVMPointerType>(rsrc.getType()))
+    return rsrc;
+  Value bits = rsrc;
+  if (auto cast = bits.getDefiningOp<LLVM::BitcastOp>())
+    bits = cast.getArg();
+  if (auto toInt = bits.getDefiningOp<LLVM::PtrToIntOp>())
+    return toInt.getArg();
+  auto word = [&](int64_t i) -> Value {
+    return LLVM::ExtractElementOp::create(b, loc, rsrc, constI32(b, loc, i));
+  };
+  auto wide = [&](Value v) -> Value {
+    return LLVM::ZExtOp::create(b, loc, i64, v);
+  };
+  Value w1 = word(1);
+  Value baseHi = LLVM::ShlOp::create(
+      b, loc, wide(LLVM::AndOp::create(b, loc, w1, constI32(b, loc, 0xffff))),
+      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32)));
+  Value base = LLVM::IntToPtrOp::create(
+      b, loc, ptrType,
+      LLVM::OrOp::create(b, loc, wide(word(0)), baseHi).getResult());
+  Value stride = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, w1, constI32(b, loc, 16)),
+      constI32(b, loc, 0x3fff));
+  auto descriptor = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {ptrType, i64, i32, i32});
+  Value slot = frameSlot(descriptor);
+  Value fields[] = {base, wide(word(2)), stride, word(3)};
+  for (auto [index, value] : llvm::enumerate(fields)) {
+    Value at = LLVM::GEPOp::create(
+        b, loc, ptrType, descriptor, slot,
+        ArrayRef<LLVM::GEPArg>{0, int32_t(index)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc, value, at);
+  }
+  return slot;
+}
+
+/// llvm.amdgcn.s.buffer.load (S_BUFFER_LOAD_DWORD*, a scalar load through
+/// a buffer resource): the byte offset with its two low bits dropped
+/// (scalar memory reads whole dwords), each dword range-checked on its
+/// own against num_records, 0 when out of range, as a vector load is;
+/// read in fly_emu_buffer_load's pieces of up to 16 bytes.
+void BodyLowering::lowerScalarBufferLoad(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value rsrc = scalarLoadResource(b, loc, op->getOperand(0));
+  Value offset =
+      LLVM::AndOp::create(b, loc, op->getOperand(1), constI32(b, loc, ~3));
+  Type type = op->getResult(0).getType();
+  Value slot = frameSlot(type);
+  int64_t bytes = layout.getTypeSize(type);
+  for (int64_t at = 0; at < bytes; at += 16) {
+    Value dst = at == 0 ? slot
+                        : LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(),
+                                              slot, ArrayRef<LLVM::GEPArg>{
+                                                        int32_t(at)},
+                                              LLVM::GEPNoWrapFlags::inbounds)
+                              .getResult();
+    bufferCall(b, loc, "fly_emu_buffer_load", nullptr,
+               {ctx, rsrc, offset, constI32(b, loc, at),
+                constI32(b, loc, std::min<int64_t>(16, bytes - at)), dst},
+               FLY_EMU_ACCESS_LOAD);
+  }
+  op->getResult(0).replaceAllUsesWith(
+      LLVM::LoadOp::create(b, loc, type, slot).getResult());
+  op->erase();
+}
+
 void BodyLowering::lowerBufferAccess(Operation *op) {
+  if (isa<LLVM::CallIntrinsicOp>(op))
+    return lowerScalarBufferLoad(op);
   OpBuilder b(op);
   Location loc = op->getLoc();
   if (auto load = dyn_cast<ROCDL::RawPtrBufferLoadOp>(op)) {
@@ -1873,6 +2050,57 @@ void lowerCvtSrBf16(LLVM::CallIntrinsicOp op) {
   Value index = LLVM::ZExtOp::create(b, loc, i32, wordSel);
   op.getResult(0).replaceAllUsesWith(
       LLVM::InsertElementOp::create(b, loc, old, bf, index).getResult());
+  op.erase();
+}
+
+/// llvm.amdgcn.perm(src0, src1, sel) (V_PERM_B32): byte k of the result is
+/// picked by byte k of sel from the eight bytes of src0:src1 (src1 the low
+/// word): a selector 0-7 is that byte, 8-11 the sign of byte 1, 3, 5 or 7
+/// spread over the byte (0x00 or 0xff), 12 is 0x00, 13 and up 0xff. As
+/// inline code: a 16-byte table of those values, indexed by min(sel, 13).
+void lowerPerm(LLVM::CallIntrinsicOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto i32 = b.getI32Type(), i64 = b.getI64Type(), i128 = b.getIntegerType(128);
+  auto constant = [&](Type type, uint64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
+  auto lshr = [&](Value v, uint64_t n) -> Value {
+    return LLVM::LShrOp::create(b, loc, v, constant(v.getType(), n));
+  };
+  auto shl = [&](Value v, uint64_t n) -> Value {
+    return LLVM::ShlOp::create(b, loc, v, constant(v.getType(), n));
+  };
+  auto bitOr = [&](Value x, Value y) -> Value {
+    return LLVM::OrOp::create(b, loc, x, y);
+  };
+  auto low = [&](Value v, uint64_t mask) -> Value {
+    return LLVM::AndOp::create(b, loc, v, constant(v.getType(), mask));
+  };
+  Value data = bitOr(shl(LLVM::ZExtOp::create(b, loc, i64, op.getOperand(0)), 32),
+                     LLVM::ZExtOp::create(b, loc, i64, op.getOperand(1)));
+  // Bytes 8-11: the sign bit of byte 2j+1 (data bit 16j + 15) times 0xff.
+  Value signs = constant(i64, 0);
+  for (uint64_t j = 0; j < 4; ++j) {
+    Value bit = low(lshr(data, 16 * j + 15), 1);
+    Value spread = LLVM::MulOp::create(b, loc, bit, constant(i64, 0xff));
+    signs = bitOr(signs, shl(spread, 8 * j));
+  }
+  // Byte 12 is 0x00, bytes 13-15 0xff.
+  Value high = bitOr(signs, constant(i64, 0xffffff0000000000ull));
+  Value table = bitOr(LLVM::ZExtOp::create(b, loc, i128, data),
+                      shl(LLVM::ZExtOp::create(b, loc, i128, high), 64));
+  Value sel = op.getOperand(2), result = constant(i32, 0);
+  for (uint64_t k = 0; k < 4; ++k) {
+    Value index = LLVM::UMinOp::create(b, loc, low(lshr(sel, 8 * k), 0xff),
+                                       constant(i32, 13));
+    Value bits = shl(LLVM::ZExtOp::create(b, loc, i128, index), 3);
+    Value byte = low(LLVM::TruncOp::create(
+                         b, loc, i32, LLVM::LShrOp::create(b, loc, table, bits)),
+                     0xff);
+    result = bitOr(result, shl(byte, 8 * k));
+  }
+  op.getResult(0).replaceAllUsesWith(result);
   op.erase();
 }
 
@@ -2469,7 +2697,8 @@ void ConvertROCDLToEmu::rewriteKernel(
     if (isRocdlOp(op) || isa<LLVM::AddressOfOp>(op) ||
         ldsIntToPtr.contains(op) ||
         (intr && (intr.getIntrin() == kDispatchPtr ||
-                  intr.getIntrin() == kWaveId)))
+                  intr.getIntrin() == kWaveId ||
+                  classify(op).kind != Lowering::Unsupported)))
       ops.push_back(op);
   });
   auto barrierType = LLVM::LLVMFunctionType::get(voidType, {ptrType});
@@ -2512,7 +2741,9 @@ void ConvertROCDLToEmu::rewriteKernel(
         ++barriersOfLine[sourceLine(op->getLoc())];
   for (Operation *op : ops) {
     OpBuilder b(op);
-    if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+    if (auto intr = dyn_cast<LLVM::CallIntrinsicOp>(op);
+        intr && (intr.getIntrin() == kDispatchPtr ||
+                 intr.getIntrin() == kWaveId)) {
       bool waveId = intr.getIntrin() == kWaveId; // else the dispatch ptr
       op->getResult(0).replaceAllUsesWith(loadCtx(
           b, op->getLoc(), ctx,
@@ -2771,6 +3002,8 @@ void ConvertROCDLToEmu::runOnOperation() {
   module.walk([](LLVM::CallIntrinsicOp op) {
     if (op.getIntrin() == "llvm.amdgcn.cvt.sr.bf16.f32")
       lowerCvtSrBf16(op);
+    else if (op.getIntrin() == kPerm)
+      lowerPerm(op);
   });
   for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
     if (isKernel(func)) {

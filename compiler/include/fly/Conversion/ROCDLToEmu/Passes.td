@@ -58,6 +58,9 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         `rocdl.ds_bpermute` -> `fly_emu_ds_bpermute`, `rocdl.readlane` ->
         `fly_emu_readlane`, `rocdl.readfirstlane` -> `fly_emu_readfirstlane`,
         `rocdl.ballot` -> `fly_emu_ballot` (truncated for an i32 mask).
+        `rocdl.update.dpp` and `llvm.call_intrinsic
+        "llvm.amdgcn.update.dpp[.TYPE]"` (32-bit values, constant controls)
+        -> `fly_emu_update_dpp` with the controls packed into one word.
       - Buffer resources: `rocdl.make.buffer.rsrc` becomes a
         FlyEmuBufferResource {base, num_records, stride, flags} in an alloca
         of the body's entry block (one per op), the resource its address;
@@ -66,7 +69,11 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         (Emu.h); `rocdl.raw.ptr.buffer.atomic.{fadd,fmax,smax,umin}` and
         `.cmpswap` become `llvm.atomicrmw` / `llvm.cmpxchg` (monotonic) at
         `fly_emu_buffer_atomic_address`. The cache-policy operand is
-        dropped.
+        dropped. `llvm.call_intrinsic "llvm.amdgcn.s.buffer.load[.TYPE]"`
+        (1 to 16 dwords) loads the same way at offset & ~3, in pieces of
+        16 bytes; its vector<4xi32> resource is the buffer resource
+        pointer it was cast from (ptrtoint, bitcast) or else a hardware V#
+        (base [47:0], stride [61:48], num_records, flags).
       - Matrix instructions: the CDNA3 dense `rocdl.mfma.*` (f32, f16,
         bf16 `.1k`, i8, f64, xf32, fp8/bf8 forms), CDNA4's new f16, bf16
         and i8 shapes, and the wave32 `rocdl.wmma.*`
@@ -110,6 +117,8 @@ def ConvertROCDLToEmu : Pass<"convert-rocdl-to-emu", "::mlir::gpu::GPUModuleOp">
         collective that copies the tile at once (Emu.h), so
         `rocdl.s.wait.tensorcnt` is erased; `llvm.call_intrinsic
         "llvm.amdgcn.wave.id"` is the wave id at offset 56.
+    In any function, `llvm.call_intrinsic "llvm.amdgcn.perm"`
+    (v_perm_b32) becomes inline byte selects.
     Numerics, in any function (NumericIntrinsics.cpp): the chip's
     transcendental instructions, `rocdl.exp2`, `rocdl.log`, `rocdl.rcp`,
     `rocdl.sqrt`, `rocdl.sin`, `rocdl.cos`, `rocdl.tanh` and
