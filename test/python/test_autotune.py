@@ -106,8 +106,8 @@ def test_config_members_and_errors():
     assert repr(c) == "Config(BLOCK=128, num_warps=4, waves_per_eu=2)"
     with pytest.raises(TypeError, match="maxnreg"):
         Config(maxnreg=128)
-    with pytest.raises(ArgumentError, match="decorates a @flyc.jit function"):
-        autotune(configs=[c])(lambda: None)
+    with pytest.raises(ArgumentError, match="decorates a @flyc.jit function or a Python"):
+        autotune(configs=[c])(42)
     import flydsl.compiler as flyc
 
     @flyc.jit

@@ -32,7 +32,7 @@ LAYERS = [  # bottom first: module-name prefixes
     ("flydsl.tracing",),
     ("flydsl.runtime",),
     ("flydsl._mlir",),
-    ("flydsl.expr",),
+    ("flydsl.expr", "flydsl.utils.smem_allocator"),  # (FlyDSL's path for an IR builder)
     ("flydsl.extension",),
     ("flydsl.compiler", "flydsl.testing", "flydsl.cli", "flydsl.autotune", "flydsl.__main__",
      "flydsl"),

@@ -129,7 +129,7 @@ def carried_kinds(A: fx.Tensor, Out: fx.Tensor, n: fx.Int32):
     t = fx.thread_idx.x
     x = A[t]
     vec = fx.Vector.filled(4, x, fx.Float32)
-    raw = fx.as_ir_value(t)  # a raw SSA value stays raw
+    raw = fx.as_ir_value(t)  # a raw SSA value (an ArithValue) stays raw
     for i, (s, v, r, k, f, b) in range(fx.Int32(1), n + 1, 2,
                                          init=[x, vec, raw, 7, 0.5, True]):
         SEEN["state"] = [type(e) for e in (i, s, v, r, k, f, b)]
@@ -146,6 +146,7 @@ def carried_kinds(A: fx.Tensor, Out: fx.Tensor, n: fx.Int32):
 
 
 def test_state_and_results_keep_the_classes_of_the_init_values(emu):
+    from flydsl.expr.utils.arith import ArithValue
     from flydsl.tracing.ir import Value
 
     a = np.linspace(-1.0, 1.0, BLOCK, dtype=np.float32)
@@ -159,7 +160,10 @@ def test_state_and_results_keep_the_classes_of_the_init_values(emu):
         np.testing.assert_array_equal(out[:, 1], np.arange(BLOCK) + sum(ivs) + 7 - len(ivs))
         np.testing.assert_allclose(out[:, 2], np.full(BLOCK, 0.5 + len(ivs)))
         np.testing.assert_array_equal(out[:, 3], np.full(BLOCK, 1.0 if len(ivs) % 2 == 0 else 0.0))
-    classes = [fx.Float32, fx.Vector, Value, fx.Int32, fx.Float32, fx.Boolean]
+    # A numeric's raw SSA value (as_ir_value, ir_value()) is an ArithValue,
+    # an ir.Value with FlyDSL's operators, and stays one around the loop.
+    assert issubclass(ArithValue, Value)
+    classes = [fx.Float32, fx.Vector, ArithValue, fx.Int32, fx.Float32, fx.Boolean]
     assert SEEN["state"] == [fx.Index] + classes
     assert SEEN["results"] == classes
     assert SEEN["after"] == "LoopLocal"  # the loop counter does not outlive the loop

@@ -4,7 +4,12 @@ runs each config (its keyword arguments passed to the call, its compiler
 options -- `waves_per_eu` -- as compile hints), times it on the runtime in
 use, and keeps the fastest per key: the values of the `key` arguments
 (a tensor's shape), the tensors' dtypes and stride patterns, the chip,
-the runtime and the toolchain.
+the runtime and the toolchain. It may also decorate a plain Python
+function that launches @flyc.jit functions (a dispatcher, as FlyDSL's
+kernel library has): the config's keyword arguments go to that function,
+its compile hints to the jit calls it makes (a
+`CompilationContext.compile_hints` block), and its configs are compiled
+one at a time as they are timed.
 
 The choice is kept in memory and in FLYDSL_AUTOTUNE_CACHE_DIR (default
 ~/.flydsl/autotune), one JSON file per function, so another process reuses
@@ -24,6 +29,7 @@ when it is a terminal."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 import os
@@ -205,17 +211,19 @@ class _Progress:
 
 
 class Autotuner:
-    """A @flyc.jit function with configs to choose from (what `@autotune`
-    makes); calls run the chosen config."""
+    """A @flyc.jit function (or a plain function launching them) with
+    configs to choose from (what `@autotune` makes); calls run the chosen
+    config."""
 
     def __init__(self, fn, configs, key, warmup, rep, prune_configs_by=None, reset_to_zero=None,
                  restore_value=None, pre_hook=None, post_hook=None, do_bench_fn=None,
                  default=None, artifact_name=None, validate_hook=None, select_config=None):
         from .compiler.jit_function import JitFunction
 
-        if not isinstance(fn, JitFunction):
-            raise ArgumentError(f"@autotune: decorates a @flyc.jit function, got "
-                                f"{type(fn).__name__} {fn!r}")
+        self._jit = isinstance(fn, JitFunction)
+        if not self._jit and not inspect.isfunction(fn):
+            raise ArgumentError(f"@autotune: decorates a @flyc.jit function or a Python "
+                                f"function, got {type(fn).__name__} {fn!r}")
         if not callable(configs):
             configs = list(configs)
             if not configs or not all(isinstance(c, Config) for c in configs):
@@ -234,15 +242,20 @@ class Autotuner:
         self.artifact_name = artifact_name
         self.validate_hook = validate_hook
         self.select_config = select_config
-        self._signature = fn.signature
+        self.name = fn.name if self._jit else fn.__name__
+        self._signature = fn.signature if self._jit else inspect.signature(fn)
         self.arg_names = list(self._signature.parameters)
         missing = [k for k in self.key if k not in self._signature.parameters]
         if missing:
-            raise ArgumentError(f"autotune(key=): {missing} are not parameters of {fn.name} "
+            raise ArgumentError(f"autotune(key=): {missing} are not parameters of {self.name} "
                                 f"({', '.join(self.arg_names)})")
         self.cache: dict = {}
-        self.__name__ = fn.name
+        self.__name__ = self.name
         self.best_config = None  # the config of the last call
+        self._cache_file = None  # the disk cache's file when set (else by the environment)
+        # FlyDSL's offline config artifacts (FLYDSL_AUTOTUNE_CONFIG_DIR) are not
+        # supported: nothing is read into this (FlyDSL's kernels clear it).
+        self._artifact_cache: dict = {}
 
     # -- keys and the disk cache ---------------------------------------
 
@@ -250,7 +263,9 @@ class Autotuner:
     def cache_file(self) -> Path:
         from .compiler.env import Environment
 
-        return Path(Environment.current().autotune_cache_dir) / f"{self.fn.name}.json"
+        if self._cache_file is not None:
+            return Path(self._cache_file)
+        return Path(Environment.current().autotune_cache_dir) / f"{self.name}.json"
 
     def _arguments(self, args, kwargs) -> dict:
         bound = self._signature.bind_partial(*args, **kwargs)
@@ -275,7 +290,7 @@ class Autotuner:
         parts.append(("chip", env.arch))
         parts.append(("runtime", _runtime_kind()))
         parts.append(("toolchain", _fly.toolchain_identity(), frontend_identity()[:16]))
-        parts.append(("hints", tuple(sorted(self.fn.compile_hints.items()))))
+        parts.append(("hints", tuple(sorted(self._compile_hints().items()))))
         return tuple(str(p) for p in parts)
 
     def _load(self) -> dict:
@@ -312,11 +327,21 @@ class Autotuner:
 
     # -- running --------------------------------------------------------
 
-    def _run(self, config: Config, args, kwargs):
+    def _compile_hints(self) -> dict:
+        """The hints the calls compile with, besides a config's: the jit
+        function's own, or a plain function's enclosing compile_hints blocks."""
+        if self._jit:
+            return self.fn.compile_hints
+        from .compiler.hints import ambient_hints
+
+        return ambient_hints()
+
+    def _run_config(self, config: Config, args, kwargs):
+        """One call with `config` (FlyDSL's name)."""
         merged = dict(kwargs)
         overlap = set(config.all_kwargs()) & set(self._arguments(args, kwargs))
         if overlap:
-            raise ArgumentError(f"{self.fn.name}: the config {config} sets {sorted(overlap)}, "
+            raise ArgumentError(f"{self.name}: the config {config} sets {sorted(overlap)}, "
                                 "which the call passes too")
         merged.update(config.all_kwargs())
         named = self._arguments(args, merged)
@@ -334,7 +359,8 @@ class Autotuner:
             self.post_hook(merged)
         return result
 
-    def _bench(self, config: Config, args, kwargs) -> float:
+    def _bench_one(self, config: Config, args, kwargs) -> float:
+        """The time of calls with `config` (FlyDSL's name)."""
         named = self._arguments(args, kwargs)
         snapshot = {n: (named[n], named[n].copy() if hasattr(named[n], "copy")
                         else named[n].clone()) for n in self.restore_value if n in named}
@@ -345,13 +371,13 @@ class Autotuner:
 
         def call():
             restore()
-            self._run(config, args, kwargs)
+            self._run_config(config, args, kwargs)
 
         try:
             if self.validate_hook is not None:
                 restore()
                 with self.validate_hook(self._arguments(args, {**kwargs, **config.all_kwargs()})):
-                    self._run(config, args, kwargs)
+                    self._run_config(config, args, kwargs)
             return self._do_bench(call, warmup=self.warmup, rep=self.rep)
         finally:
             restore()
@@ -367,7 +393,7 @@ class Autotuner:
             if key not in self.cache:
                 self.cache.update(self._load())
                 if key in self.cache:
-                    _log.info("autotune %s: %s from %s (no search)", self.fn.name,
+                    _log.info("autotune %s: %s from %s (no search)", self.name,
                               self.cache[key], self.cache_file)
             if key in self.cache:
                 return self.cache[key]
@@ -387,20 +413,20 @@ class Autotuner:
         """COMPILE_ONLY (`flydsl compile`): every config compiled into the
         disk cache (in parallel), none timed and no choice kept; the call
         then compiles the first that compiles."""
-        progress = _Progress(self.fn.name, len(configs))
+        progress = _Progress(self.name, len(configs))
         self._compile_in_workers(configs, args, kwargs, progress)
         compiled, failure = [], None
         for i, config in enumerate(configs):
             progress.step("compiling", i, config)
             try:
-                self._run(config, args, kwargs)  # compiles (or loads) only
+                self._run_config(config, args, kwargs)  # compiles (or loads) only
                 compiled.append(config)
             except Exception as err:
                 failure = err
                 progress.candidate(i, config, f"failed: {err}", "in process")
         progress.done()
         if not compiled:
-            raise FlyDSLError(f"autotune of {self.fn.name}: every config failed to compile "
+            raise FlyDSLError(f"autotune of {self.name}: every config failed to compile "
                               f"(the last: {failure})") from failure
         return compiled[0]
 
@@ -409,15 +435,15 @@ class Autotuner:
         parallel worker processes, into the disk cache), then timed one by
         one on the runtime in use."""
         label = self._timing_label()
-        progress = _Progress(self.fn.name, len(configs))
-        progress.say(f"[autotune] {self.fn.name}: timing {len(configs)} configs ({label})")
+        progress = _Progress(self.name, len(configs))
+        progress.say(f"[autotune] {self.name}: timing {len(configs)} configs ({label})")
         compiled = self._compile_in_workers(configs, args, kwargs, progress)
         results, failure, rows = [], None, []
         for i, config in enumerate(configs):
             progress.step("timing", i, config)
             how = compiled.get(i, "in process")
             try:
-                t = self._bench(config, args, kwargs)
+                t = self._bench_one(config, args, kwargs)
             except Exception as err:  # a config that does not compile or run is skipped
                 failure = err
                 rows.append((config, None, how, str(err)))
@@ -428,7 +454,7 @@ class Autotuner:
             progress.candidate(i, config, f"{t:.3f} ms ({label})", how)
         progress.done()
         if not results:
-            raise FlyDSLError(f"autotune of {self.fn.name}: every config failed (the last: "
+            raise FlyDSLError(f"autotune of {self.name}: every config failed (the last: "
                               f"{failure})") from failure
         if self.select_config is not None:
             best, best_time = self.select_config(results)
@@ -439,7 +465,7 @@ class Autotuner:
             best, best_time = min(results, key=lambda r: r[1])
         progress.summary(rows, best, best_time, label)
         if not progress.info:  # the summary says it
-            progress.say(f"[autotune] {self.fn.name}: best {best} ({best_time:.3f} ms, {label})")
+            progress.say(f"[autotune] {self.name}: best {best} ({best_time:.3f} ms, {label})")
         return best, best_time
 
     def _compile_in_workers(self, configs, args, kwargs, progress) -> dict:
@@ -452,6 +478,8 @@ class Autotuner:
         from .compiler.compile_workers import compile_jobs
 
         jobs, indices, how = [], [], {}
+        if not self._jit:
+            return how  # a plain function's jit calls are known only when it runs
         for i, config in enumerate(configs):
             merged = {**kwargs, **config.all_kwargs()}
             try:
@@ -477,7 +505,7 @@ class Autotuner:
             progress.step("compiled", len(configs) - len(jobs) + len(finished), configs[i])
             if not reply["ok"]:
                 _log.info("autotune %s: config %d/%d %s: the worker's compile failed: %s",
-                          self.fn.name, i + 1, len(configs), configs[i], reply["error"])
+                          self.name, i + 1, len(configs), configs[i], reply["error"])
 
         progress.step("compiling", len(configs) - len(jobs), None)
         compile_jobs(jobs, os.cpu_count() or 1, done)
@@ -486,6 +514,13 @@ class Autotuner:
     @contextlib.contextmanager
     def _hints(self, config: Config):
         """The function compiles with the config's hints inside."""
+        if not self._jit:
+            from .compiler.hints import CompilationContext
+
+            opts = config.compiler_opts()
+            with CompilationContext.compile_hints(opts) if opts else contextlib.nullcontext():
+                yield
+            return
         saved = self.fn.compile_hints
         hints = {**saved, **config.compiler_opts()}
         if hints == saved:
@@ -500,14 +535,14 @@ class Autotuner:
     def __call__(self, *args, **kwargs):
         config = self.resolve_config(*args, **kwargs)
         self.best_config = config
-        return self._run(config, args, kwargs)
+        return self._run_config(config, args, kwargs)
 
 
 def autotune(configs, key=None, warmup=5, rep=25, prune_configs_by=None, reset_to_zero=None,
              restore_value=None, pre_hook=None, post_hook=None, do_bench=None, default=None,
              artifact_name=None, validate_hook=None, select_config=None):
-    """Decorates a @flyc.jit function with configs to time and choose from
-    (see the module's documentation)."""
+    """Decorates a @flyc.jit function, or a function launching them, with
+    configs to time and choose from (see the module's documentation)."""
 
     def decorator(fn):
         return Autotuner(fn, configs, key, warmup, rep, prune_configs_by=prune_configs_by,

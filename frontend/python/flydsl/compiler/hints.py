@@ -32,7 +32,8 @@ def ambient_hints() -> dict:
 
 class CompilationContext:
     """FlyDSL's compilation context (flydsl.compiler.kernel_function): its
-    `compile_hints` blocks and `get_current()`."""
+    `compile_hints` blocks, `get_current()` and the current one's
+    `gpu_module_body`."""
 
     @staticmethod
     @contextlib.contextmanager
@@ -60,6 +61,14 @@ class CompilationContext:
     def get_current():
         """The context of the function being traced now, None off a trace."""
         return _CURRENT if Trace._stack else None
+
+    @property
+    def gpu_module_body(self):
+        """The block of module-level ops of the function being traced (FlyDSL's
+        gpu.module body): what `with ir.InsertionPoint(ctx.gpu_module_body):`
+        builds there (a `memref.global` of LDS, as flydsl.utils.smem_allocator
+        makes) starts every kernel module of the trace."""
+        return Trace.current().gpu_module_body
 
 
 _CURRENT = CompilationContext()

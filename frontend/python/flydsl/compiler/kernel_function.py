@@ -189,9 +189,9 @@ class Kernel:
         params_text = ", ".join(f"{a.name}: {a.type}" for a in block.args)
         body = "\n".join(block.lines)
         module_ops = "".join(line + "\n" for line in record.globals)
-        trace.gpu_modules.append(
-            f"gpu.module @{symbol}_module {{\n{module_ops}"
-            f"gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}} {name_loc}\n}}")
+        trace.gpu_modules.append((
+            f"{symbol}_module",
+            f"{module_ops}gpu.func @{symbol}({params_text}) kernel{attrs} {{\n{body}\n}} {name_loc}"))
         dynamic_bytes = record.dynamic_smem.allocated_bytes if record.dynamic_smem else 0
         return f"{symbol}_module::@{symbol}", dynamic_bytes
 
@@ -278,11 +278,14 @@ class Launcher:
         self._arguments = (dynamic, static)
         self._attrs = attrs
 
-    def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=None, stream=None) -> None:
+    def launch(self, grid=(1, 1, 1), block=(1, 1, 1), smem=None, stream=None,
+               cluster=None) -> None:
         """Launch the kernel: `grid` and `block` are 1 to 3 dimensions (Python
         ints, numerics of them, or dynamic integers); `smem` is the bytes of
         dynamic LDS, by default what the kernel's dynamic SharedAllocator
-        hands out."""
+        hands out; `cluster` (gfx1250) the workgroups of a cluster along x,
+        y, z, 1 to 3 Python ints (None: no clusters), which the kernel is
+        compiled for too (its `fly.cluster_dims`)."""
 
         b = self.trace.builder
         index = parse_type("index")
@@ -337,6 +340,15 @@ class Launcher:
 
         grid, grid_static = dims("grid", grid)
         block, block_static = dims("block", block)
+        clusters = None
+        if cluster is not None:
+            clusters = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
+            if not 1 <= len(clusters) <= 3 or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= _I32_MAX
+                    for d in clusters):
+                fail(f"cluster={cluster!r}: give 1 to 3 positive Python ints (the workgroups "
+                     "of a cluster along x, y, z)")
+            clusters += (1,) * (3 - len(clusters))
         if isinstance(smem, Value):
             smem = wrap(smem)
         smem_static = None if smem is None else static("smem", smem)
@@ -356,8 +368,11 @@ class Launcher:
                         f"launch of kernel {name}: block=({shown}) differs from "
                         f"known_block_size={block_size} in {axis} ({v} against {k}); the "
                         "kernel is compiled for its known_block_size only", file, lineno)
+        attrs = self._attrs
+        if clusters is not None:
+            attrs += (f"fly.cluster_dims = array<i32: {', '.join(map(str, clusters))}>",)
         symbol, dynamic_bytes = self.kernel.traced(self.trace, *self._arguments, block_size,
-                                                   self._attrs)
+                                                   attrs)
         if smem is None:
             smem = smem_static = dynamic_bytes
         elif smem_static is not None and 0 <= smem_static < dynamic_bytes:
@@ -381,7 +396,11 @@ class Launcher:
             (token,) = b.op("builtin.unrealized_conversion_cast", [stream.ir],
                             [parse_type("!gpu.async.token")], loc=(file, lineno, col))
             line = f"{b.fresh(token.type).name} = gpu.launch_func async [{token.name}] "
-        line += (f"@{symbol} blocks in ({', '.join(v.name for v in g)}) "
+        line += f"@{symbol} "
+        if clusters is not None:
+            c = [as_index(d, d) for d in clusters]
+            line += f"clusters in ({', '.join(v.name for v in c)}) "
+        line += (f"blocks in ({', '.join(v.name for v in g)}) "
                  f"threads in ({', '.join(v.name for v in t)})")
         if smem_static != 0:
             if smem_static is not None:

@@ -18,7 +18,8 @@ FlyDSL's names:
 
 Ours:
     constant(value, dtype)      an arith.constant of a numeric class
-    select(cond, a, b)          arith.select (scalars, vectors)
+    select(cond, a, b)          arith.select (scalars, vectors; with raw values
+                                a raw result)
     cast(x, dtype)              a value conversion: extf/truncf/sitofp/uitofp/
                                 fptosi/fptoui/extsi/extui/trunci as the types
                                 ask (vectors too; `.to(dtype)` is the same);
@@ -31,6 +32,11 @@ Ours:
     ceil_div(a, b)              as ceildiv, folding Python ints
     shl(x, n), shr(x, n)        shifts; shr is arithmetic for signed types and
                                 logical for unsigned ones (or as `arithmetic=`)
+
+FlyDSL's helpers on raw values (from flydsl.expr.utils.arith; ArithValues
+out): index(n), unwrap(x), constant_vector(x, vector_type),
+int_to_fp(x, signed, elem_type), sitofp(type, x), trunc_f(type, x),
+andi / xori / shli(a, b), resolve_fastmath(explicit).
 
 Extra keyword arguments (**kwargs) are those of FlyDSL's MLIR builders:
 `loc` and `ip` are accepted and ignored (locations come from the source
@@ -47,13 +53,16 @@ from .. import _fly
 from ..tracing.ir import Value
 from ..tracing.trace import builder
 from . import numeric as nm
-from ._elementwise import (FastmathScope, cmp, compare, convert, element, emit, fail,
+from ._elementwise import (cmp, compare, convert, element, emit, fail,
                            fastmath_attr, is_static, type_like, unify, wrap_like)
 from ._elementwise import select as _select
 from .numeric import Index  # noqa: F401 - fx.arith.Index, as before
 from ._late import provide
 from .._mlir.dialects import arith as _raw_arith
-from .utils.arith import ArithValue, _to_raw  # noqa: F401 - FlyDSL's fx.arith names
+from .utils.arith import select as _raw_select
+from .utils.arith import (ArithValue, _to_raw, andi, constant_vector, fastmath,  # noqa: F401
+                          index, int_to_fp, resolve_fastmath, shli, sitofp, trunc_f, unwrap,
+                          xori)  # FlyDSL's fx.arith names for raw values
 
 __all__ = ["FastMathFlags", "RoundingMode", "fastmath", "cmpi", "cmpf", "max", "min", "maxnumf",
            "maximumf", "minimumf", "ceildiv", "shrui"]
@@ -132,14 +141,6 @@ def check_kwargs(fname: str, kwargs) -> None:
     for key in kwargs:
         if key not in ("loc", "ip"):
             fail(f"{fname}() got an unexpected keyword argument {key!r}")
-
-
-def fastmath(flags):
-    """A `with` block whose float ops (operators, conversions, fx.math,
-    fx.arith) carry `flags` (a FastMathFlags, possibly combined with |, a
-    string such as "fast" or "nnan,ninf", or an iterable of them), unless
-    an op is given its own."""
-    return FastmathScope(flags if flags is not None else "none")
 
 
 def _predicate(fname, enum_cls, predicate):
@@ -379,7 +380,11 @@ def constant(value, dtype=None, *, type=None, index=False):  # noqa: A002 - FlyD
 def select(cond, a, b):
     """`a` where the Boolean `cond` holds, else `b` (arith.select); a and b
     combine like the operands of arithmetic (Python numbers take the other's
-    type). A vector condition selects elementwise."""
+    type). A vector condition selects elementwise. With a raw value among
+    them (an i1 condition from ArithValue comparisons, ...), as FlyDSL's
+    raw select: the result is a raw value (an ArithValue) too."""
+    if isinstance(cond, Value) or isinstance(a, Value) or isinstance(b, Value):
+        return _raw_select(cond, a, b)
     return _select(cond, a, b, fname="fx.arith.select")
 
 

@@ -1,6 +1,7 @@
 """The kernel's place in the launch (FlyDSL's `fx.gpu`): thread, block and
 lane indices, dimensions, the block barrier, the wave shuffles, the
-compile-time block and wave sizes, and the SharedAllocator of LDS; the
+compile-time block and wave sizes, the SharedAllocator of LDS and the LDS
+address space of memref types (`smem_space()`, `lds_space()`); the
 gpu dialect's own builders (`fx.gpu.thread_id("x")`) for other names.
 
     tid = fx.thread_idx.x
@@ -9,6 +10,8 @@ gpu dialect's own builders (`fx.gpu.thread_id("x")`) for other names.
 """
 
 from __future__ import annotations
+
+import builtins
 
 from ..tracing.errors import TraceError
 from ..tracing.ir import parse_type, user_location
@@ -20,7 +23,7 @@ from ._late import provide
 
 __all__ = ["thread_idx", "lane_id", "block_idx", "block_dim", "grid_dim", "barrier",
            "shuffle_xor", "shuffle_up", "shuffle_down", "shuffle_idx", "known_block_size",
-           "num_warp_threads", "SharedAllocator"]
+           "num_warp_threads", "SharedAllocator"]  # (smem_space, lds_space: fx.gpu's only)
 
 
 def _index_op(op: str, attrs: str = "") -> nm.Int32:
@@ -61,6 +64,21 @@ thread_idx = _Dim3("gpu.thread_id", "thread_idx")
 block_idx = _Dim3("gpu.block_id", "block_idx")
 block_dim = _Dim3("gpu.block_dim", "block_dim")
 grid_dim = _Dim3("gpu.grid_dim", "grid_dim")
+
+
+def smem_space(int=False):  # noqa: A002 - FlyDSL's keyword
+    """The LDS (workgroup) address space of memref types: the attribute
+    `#gpu.address_space<workgroup>`, or with `int=True` its number in the
+    gpu dialect's AddressSpace enum."""
+    from .._mlir import ir
+    from .._mlir.dialects.gpu import AddressSpace
+
+    if int:
+        return builtins.int(AddressSpace.Workgroup)
+    return ir.Attribute.parse("#gpu.address_space<workgroup>")
+
+
+lds_space = smem_space
 
 
 def lane_id() -> nm.Int32:

@@ -207,9 +207,10 @@ class Numeric(metaclass=NumericMeta):
         return self._ir is None
 
     def ir_value(self) -> Value:
-        if self._ir is None:
-            return constant(self.host_value, type(self))._ir
-        return self._ir
+        """The SSA value as FlyDSL gives it: a raw value with operators (an
+        ArithValue read with this type's signedness; a static value's
+        arith.constant)."""
+        return late.arith_value(self.ir, type(self).signed)
 
     @classmethod
     def type_handle(cls):
@@ -540,7 +541,8 @@ class Vector(Numeric):
         return str(self.ir.type)
 
     def ir_value(self):
-        return self.ir
+        """The SSA value as a raw value with operators (an ArithValue)."""
+        return late.arith_value(self.ir, self._dtype.signed)
 
     def __len__(self):
         return self.numel

@@ -4,6 +4,9 @@
 host function being built, the kernels traced for it (one gpu.module each),
 the chip it is for and the Builder whose current block receives new ops;
 `KernelTrace.current()` is the kernel whose body is being traced.
+`gpu_module_body` is a block of module-level ops every kernel's gpu.module
+starts with (FlyDSL's `CompilationContext.get_current().gpu_module_body`,
+where its legacy LDS allocator writes its memref.global).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .errors import TraceError
-from .ir import Builder, user_location
+from .ir import Block, Builder, user_location
 
 
 class Trace:
@@ -19,7 +22,8 @@ class Trace:
 
     def __init__(self) -> None:
         self.builder = Builder()
-        self.gpu_modules: list[str] = []  # module texts, in order
+        self.gpu_modules: list[tuple[str, str]] = []  # (symbol, body text) per kernel, in order
+        self.gpu_module_body = Block()  # the ops every gpu.module starts with
         self.kernels: dict = {}  # (kernel, signature key) -> symbol
         self.host_lines: list[str] = []
         self.emulator = False  # compiled for the CPU emulator (fx.printf needs it)
@@ -45,7 +49,10 @@ class Trace:
             Trace._stack.pop()
 
     def module_text(self) -> str:
-        body = "\n".join(self.gpu_modules + self.host_lines)
+        shared = "".join(line + "\n" for line in self.gpu_module_body.lines)
+        modules = [f"gpu.module @{symbol} {{\n{shared}{body}\n}}"
+                   for symbol, body in self.gpu_modules]
+        body = "\n".join(modules + self.host_lines)
         aliases = "".join(line + "\n" for line in self.builder.type_aliases)
         return aliases + "module attributes {gpu.container_module} {\n" + body + "\n}\n"
 

@@ -3,15 +3,17 @@
 buffer loads to LDS, gfx1250's tensor data mover), matrix operations (MFMA
 on CDNA, WMMA on RDNA and gfx1250), buffer tensors and pointers, and the
 scheduling and waiting instructions; the per-family namespaces (`cdna3`,
-`cdna4`, `rdna3`, `rdna4`, `cdna5` for gfx1250) and `tdm_ops` hold what
-only that family has. Each operation is a type of the compiler's fly_rocdl
+`cdna4`, `rdna3`, `rdna4`, `cdna5` for gfx1250), `tdm_ops` and `cluster`
+(gfx1250's workgroup clusters) hold what only that family has. Each operation is a type of the compiler's fly_rocdl
 dialect: fx.make_copy_atom / fx.make_mma_atom take it like the universal
 ones, and an operation the target chip lacks is a located error naming the
 chips that have it.
 
 The ROCDL dialect's generated builders (`fx.rocdl.exp2`, `readlane`,
 `ballot`, the MFMA intrinsics, ...) are fx.rocdl's too, for every name it
-does not define (flydsl._mlir.dialects.rocdl; see _raw.py).
+does not define (flydsl._mlir.dialects.rocdl; see _raw.py); the MFMA
+intrinsics in FlyDSL's form: `mfma_f32_16x16x32_fp8_fp8(T.f32x4,
+[a, b, acc, 0, 0, 0])`, a result type and one operand list.
 
 Each name is imported from its module when first used, so that a kernel
 pays only for the families it uses (a trace reaches fx.rocdl on first use
@@ -43,9 +45,10 @@ _EXPORTS = {
     # The raw ROCDL conveniences next to the dialect's builders (below).
     "_raw": (
         "mask_mfma", "mask_vmem_rd", "mask_dsrd", "mask_dswr", "perm_b32", "readlane",
-        "raw_ptr_buffer_load_lds", "buffer_load_to_lds", "cvt_off_f32_i4", "cvt_pk_bf16_f32"),
+        "raw_ptr_buffer_load_lds", "buffer_load_to_lds", "cvt_off_f32_i4", "cvt_pk_bf16_f32",
+        "wave_id", "cluster_workgroup_id_x", "cluster_workgroup_id_y", "cluster_workgroup_id_z"),
 }
-_NAMESPACES = ("cdna3", "cdna4", "rdna3", "rdna4", "cdna5", "tdm_ops")
+_NAMESPACES = ("cdna3", "cdna4", "rdna3", "rdna4", "cdna5", "tdm_ops", "cluster")
 _LAZY = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = ["cdna3", "cdna4", "rdna3", "rdna4"] + [
@@ -66,6 +69,8 @@ def __getattr__(name: str):
         if value is None or not getattr(value, "__module__", "").startswith(
                 "flydsl._mlir.dialects"):
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        if name.startswith("mfma_") and isinstance(value, type):  # FlyDSL's operand list
+            value = importlib.import_module(f"{__name__}._raw").mfma_builder(value)
         globals()[name] = value
         return value
 

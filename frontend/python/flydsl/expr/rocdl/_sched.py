@@ -8,7 +8,8 @@
     readfirstlane(res, src), update_dpp(res, old, src, dpp_ctrl, row_mask,
                                         bank_mask, bound_ctrl)
     permlanex16(res, old, src0, src1, src2, fi, bound_control)      (gfx10+)
-    permlane16_swap / permlane32_swap(res, old, src, fi, bound_control)  (gfx950)
+    permlane16_swap / permlane32_swap(res, old, src, fi, bound_control)  (gfx950):
+                        the !llvm.struct<(i32, i32)> pair, which unpacks as two Int32
 
 Waits and hints order the instructions of one wave and have no data
 effect (the emulator, which runs every memory operation to completion at
@@ -22,7 +23,7 @@ MLIR builders FlyDSL forwards to (`loc=`, `ip=`) is accepted and ignored.
 from __future__ import annotations
 
 from ...tracing.errors import TraceError
-from ...tracing.ir import user_location
+from ...tracing.ir import Value, parse_type, user_location
 from ...tracing.trace import Trace, builder
 from ... import _fly
 from .. import numeric as nm
@@ -204,6 +205,11 @@ def _result_class(api, res):
 def _lane_value(api, name, value, cls):
     if isinstance(value, (bool, int, float)) and not isinstance(value, nm.Numeric):
         return nm.constant(value, cls)
+    if isinstance(value, Value):  # a raw SSA value (FlyDSL's kernels pass them)
+        if str(value.type) != cls.mlir_type:
+            _fail(f"{api}: {name} is a value of type {value.type} but res is "
+                  f"{cls.mlir_type}; they must be the same type")
+        return cls(Value(value.name, value.type))
     if not isinstance(value, nm.Numeric) or isinstance(value, nm.Vector):
         _fail(f"{api}: {name} must be a scalar numeric, not {type(value).__name__}")
     if type(value) is not cls:
@@ -312,28 +318,38 @@ def _permlane_swap(api, op, res, old, src, fi, bound_control, kw):
                   f"not {res!r}")
     old_v = _lane_value(api, "old", old, nm.Int32)
     src_v = _lane_value(api, "src", src, nm.Int32)
-    from ...tracing.ir import parse_type
-
     pair = parse_type("!llvm.struct<(i32, i32)>")
     attrs = f"boundControl = {_flag(api, 'bound_control', bound_control)}, fi = {_flag(api, 'fi', fi)}"
-    b = builder()
-    (r,) = b.op(op, [old_v.ir_value(), src_v.ir_value()], [pair], attrs)
-    (a,) = b.op("llvm.extractvalue", [r], [nm.Int32.type_handle()], "position = array<i64: 0>")
-    (c,) = b.op("llvm.extractvalue", [r], [nm.Int32.type_handle()], "position = array<i64: 1>")
-    return nm.Int32(a), nm.Int32(c)
+    (r,) = builder().op(op, [old_v.ir, src_v.ir], [pair], attrs)
+    return SwapPair(r.name, r.type)
+
+
+class SwapPair(Value):
+    """The !llvm.struct<(i32, i32)> a permlane swap gives (FlyDSL's result:
+    `llvm.extractvalue` takes it), which also unpacks as the pair
+    (new old, new src) of Int32: `d, s = fx.rocdl.permlane32_swap(...)`."""
+
+    def __iter__(self):
+        b = builder()
+        for i in range(2):
+            (half,) = b.op("llvm.extractvalue", [Value(self.name, self.type)],
+                           [nm.Int32.type_handle()], f"position = array<i64: {i}>")
+            yield nm.Int32(half)
 
 
 def permlane16_swap(res, old, src, fi, bound_control, **kw):
     """V_PERMLANE16_SWAP_B32 (gfx950): in each pair of rows of 16 lanes, the
     odd row of `old` (the destination register) and the even row of `src`
-    trade places. Returns the pair (new old, new src) as two Int32 (FlyDSL
-    returns the !llvm.struct<(i32, i32)>; `res` is that type or None)."""
+    trade places. `res` is the pair type !llvm.struct<(i32, i32)> or None;
+    `old` and `src` Int32 numerics, raw i32 values or Python ints. Returns
+    the pair as FlyDSL does (an !llvm.struct<(i32, i32)> value), which also
+    unpacks as two Int32: (new old, new src)."""
     return _permlane_swap("fx.rocdl.permlane16_swap", "rocdl.permlane16.swap", res, old, src,
                           fi, bound_control, kw)
 
 
 def permlane32_swap(res, old, src, fi, bound_control, **kw):
     """V_PERMLANE32_SWAP_B32 (gfx950): lanes 32-63 of `old` and lanes 0-31
-    of `src` trade places. Returns (new old, new src) as two Int32."""
+    of `src` trade places. Operands and result as permlane16_swap's."""
     return _permlane_swap("fx.rocdl.permlane32_swap", "rocdl.permlane32.swap", res, old, src,
                           fi, bound_control, kw)

@@ -1,6 +1,8 @@
 """FlyDSL's raw-value arithmetic (`flydsl.expr.utils.arith`): `ArithValue`,
 an SSA value with Python operators, and the small builders kernels use on
-raw values (`constant`, `index_cast`, `select`, `_to_raw`, ...).
+raw values (`constant`, `index_cast`, `select`, `_to_raw`, the conversions
+`fp_to_fp` / `fp_to_int` / `int_to_fp` / `int_to_int`, `andi`, `fastmath`,
+...). Their results are ArithValues.
 
 An ArithValue is an SSA value (`isinstance(v, ir.Value)` holds, so a raw
 MLIR builder takes it as an operand) whose type is an integer, index, float
@@ -18,15 +20,17 @@ fx functions used here are reached through flydsl.expr._late.)
 from __future__ import annotations
 
 from ..._mlir import ir
+from ..._mlir.dialects import arith as _dialect
 from ...tracing.ir import Value, parse_type
 from .. import numeric as nm
-from .._elementwise import fail
-from .._late import late
+from .._elementwise import FastmathScope, fail
+from .._late import late, provide
 from ..meta import tracing_option
 
 __all__ = ["ArithValue", "arith_const", "constant", "constant_vector", "current_fastmath",
-           "index", "index_cast", "select", "unwrap", "element_type", "is_float_type",
-           "is_integer_like_type"]
+           "fastmath", "resolve_fastmath", "index", "index_cast", "select", "unwrap",
+           "element_type", "is_float_type", "is_integer_like_type", "recast_type", "fp_to_fp",
+           "fp_to_int", "int_to_fp", "int_to_int", "sitofp", "trunc_f", "andi", "xori", "shli"]
 
 
 def _raw_value(v) -> Value:
@@ -76,12 +80,15 @@ class ArithValue(ir.Value):
     operators (see the module notes)."""
 
     def __init__(self, v, signed=None):
-        raw = _raw_value(v)
-        super().__init__(raw)
-        elem = element_type(raw.type)
-        self.is_float = not is_integer_like_type(elem)
-        width = getattr(elem, "bit_width", None)
-        self.signed = None if signed is None else (bool(signed) and width != 1)
+        super().__init__(_raw_value(v))
+        # (the type is only looked at when asked: fx numerics' ir_value()
+        # makes an ArithValue each time)
+        self.signed = None if signed is None else (
+            bool(signed) and getattr(element_type(self.type), "bit_width", None) != 1)
+
+    @property
+    def is_float(self) -> bool:
+        return not is_integer_like_type(element_type(self.type))
 
     def with_signedness(self, signed):
         """This value read as signed (True), unsigned (False) or neither."""
@@ -161,6 +168,27 @@ class ArithValue(ir.Value):
     def __bool__(self):
         fail("a dynamic ArithValue used as a Python bool: its value is only known when the "
              "kernel runs")
+
+    # -- a vector's elements (fx numerics), as FlyDSL's vector values have them ----
+    def _vector(self):
+        shape = _shape_of(self.type)
+        if shape is None:
+            fail(f"{self}: a scalar value has no elements (only a vector value is indexed)")
+        if len(shape) != 1:
+            fail(f"{self}: a vector of rank {len(shape)} is not indexed element by element "
+                 f"(vector.extract takes its positions)")
+        return self._numeric()
+
+    def __getitem__(self, index):
+        return self._vector()[index]
+
+    def __len__(self):
+        return len(self._vector())
+
+    def __iter__(self):
+        if _shape_of(self.type) is None:
+            raise TypeError(f"{self} is a scalar, not iterable")
+        return iter(self._vector())
 
     # -- FlyDSL's methods ---------------------------------------------------------
     def select(self, true_value, false_value):
@@ -282,6 +310,20 @@ def current_fastmath():
     return tracing_option("fastmath")
 
 
+def resolve_fastmath(explicit):
+    """The fastmath flags an op gets: `explicit` when given, else those of
+    the enclosing `fastmath` block (None outside one)."""
+    return explicit if explicit is not None else current_fastmath()
+
+
+def fastmath(flags):
+    """A `with` block whose float ops (operators, conversions, fx.math,
+    fx.arith and the conversions here) carry `flags` (a FastMathFlags,
+    possibly combined with |, a string such as "fast" or "nnan,ninf", or an
+    iterable of them), unless an op is given its own."""
+    return FastmathScope(flags if flags is not None else "none")
+
+
 def arith_const(value, ty=None):
     """`value` as a constant of `ty` (a scalar or vector type; a vector is
     splat), as an ArithValue; without `ty` by the Python number's kind."""
@@ -315,6 +357,121 @@ def constant_vector(element_value, vector_type):
     return arith_const(element_value, vector_type)
 
 
+def recast_type(src_type, res_elem_type):
+    """`res_elem_type` in the shape of `src_type`: a vector of it for a
+    vector type, else the element type itself."""
+    elem = _handle(res_elem_type)
+    shape = _shape_of(_handle(src_type))
+    return elem if shape is None else ir.VectorType.get(list(shape), elem)
+
+
+def _element_width(t) -> int:
+    """The bit width of an integer or float element type (index: 64)."""
+    elem = element_type(t)
+    return 64 if str(elem) == "index" else elem.width
+
+
+def _converted(fname, src, res_elem_type, want_float):
+    """(the plain SSA value of `src`, the result type of a conversion of it
+    to the element type `res_elem_type`), checking the source's kind."""
+    value = _to_raw(src)
+    if is_float_type(element_type(value.type)) != want_float:
+        fail(f"{fname}: the source must be {'a float' if want_float else 'an integer'} value, "
+             f"not {value.type}")
+    return value, recast_type(value.type, res_elem_type)
+
+
+def fp_to_fp(src, res_elem_type, *, rounding_mode=None):
+    """A float value (or vector) converted to the float element type
+    `res_elem_type`: arith.extf when it is wider, arith.truncf (rounded as
+    `rounding_mode` says) when narrower; between two 16-bit formats through
+    f32. The enclosing `fastmath` block's flags apply."""
+    value, result = _converted("fp_to_fp", src, res_elem_type, True)
+    elem, src_elem = element_type(result), element_type(value.type)
+    if not is_float_type(elem):
+        fail(f"fp_to_fp: the result element type must be a float type, not {elem}")
+    if elem == src_elem:
+        return ArithValue(value)
+    fm = current_fastmath()
+    if elem.width > src_elem.width:
+        return _dialect.extf(result, value, fastmath=fm)
+    if elem.width == src_elem.width:  # f16 <-> bf16: no direct conversion
+        value = _dialect.extf(recast_type(value.type, ir.F32Type.get()), value, fastmath=fm)
+    return _dialect.truncf(result, value, roundingmode=rounding_mode, fastmath=fm)
+
+
+def fp_to_int(src, signed, res_elem_type):
+    """A float value (or vector) converted to the integer element type
+    `res_elem_type`, rounding toward zero (arith.fptosi when `signed`, else
+    arith.fptoui)."""
+    value, result = _converted("fp_to_int", src, res_elem_type, True)
+    return (_dialect.fptosi if signed else _dialect.fptoui)(result, value)
+
+
+def int_to_fp(src, signed, res_elem_type):
+    """An integer value (or vector) converted to the float element type
+    `res_elem_type`: read signed (arith.sitofp) when `signed`, else, and
+    always for i1, unsigned (arith.uitofp)."""
+    value, result = _converted("int_to_fp", src, res_elem_type, False)
+    signed = signed and _element_width(value.type) > 1
+    return (_dialect.sitofp if signed else _dialect.uitofp)(result, value)
+
+
+def int_to_int(src, dst_type, *, signed=None):
+    """An integer value (or vector) as the integer type `dst_type` (a
+    numeric class or an element type): arith.trunci when narrower, extsi or
+    extui when wider (`signed`, by default the ArithValue's signedness;
+    i1 is zero-extended), itself at the same width."""
+    value, result = _converted("int_to_int", src, dst_type, False)
+    src_width, dst_width = _element_width(value.type), _element_width(result)
+    if "index" in (str(element_type(value.type)), str(element_type(result))):
+        fail("int_to_int: index has no fixed width (use index_cast)")
+    if dst_width == src_width:
+        return src if isinstance(src, ArithValue) else ArithValue(value)
+    if dst_width < src_width:
+        return _dialect.trunci(result, value)
+    if signed is None:
+        signed = getattr(src, "signed", None)
+    return (_dialect.extsi if signed and src_width > 1 else _dialect.extui)(result, value)
+
+
+def sitofp(target_type, value):
+    """A signed integer value converted to the float type `target_type`."""
+    return _dialect.sitofp(_handle(target_type), _to_raw(value))
+
+
+def trunc_f(target_type, value):
+    """A float value rounded to the narrower float type `target_type`."""
+    return _dialect.truncf(_handle(target_type), _to_raw(value))
+
+
+def _int_pair(lhs, rhs):
+    """Two integer operands as plain SSA values; a Python int becomes a
+    constant of the other operand's type."""
+    if isinstance(lhs, int) and isinstance(rhs, int):
+        fail("both operands are Python ints: compute the value in Python")
+    if isinstance(lhs, int):
+        rhs = _to_raw(rhs)
+        return _to_raw(arith_const(lhs, rhs.type)), rhs
+    lhs = _to_raw(lhs)
+    return lhs, _to_raw(arith_const(rhs, lhs.type)) if isinstance(rhs, int) else _to_raw(rhs)
+
+
+def andi(lhs, rhs):
+    """lhs & rhs (arith.andi) of two integer values of one type."""
+    return _dialect.andi(*_int_pair(lhs, rhs))
+
+
+def xori(lhs, rhs):
+    """lhs ^ rhs (arith.xori) of two integer values of one type."""
+    return _dialect.xori(*_int_pair(lhs, rhs))
+
+
+def shli(lhs, rhs):
+    """lhs << rhs (arith.shli); shifting by the width or more is poison."""
+    return _dialect.shli(*_int_pair(lhs, rhs))
+
+
 def index_cast(target_type, value):
     """`value` cast between index and an integer type."""
     return ArithValue(value).index_cast(target_type)
@@ -324,6 +481,8 @@ def select(condition, true_value, false_value):
     """`true_value` where the i1 `condition` holds, else `false_value`."""
     return ArithValue(condition).select(true_value, false_value)
 
+
+provide(arith_value=ArithValue)
 
 # The raw builders' results of these types come back as ArithValues, as
 # FlyDSL's do (flydsl._mlir's value casters).
