@@ -28,7 +28,12 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,13 +47,44 @@ struct EmuModule {
   uint32_t staticLDS = 0;
   uint32_t ldsLimit = 0; // the chip's LDS per workgroup; 0: the default
   uint32_t checks = 0;   // FLY_EMU_CHECK_* the module was compiled with
+  // The SIMD mode's wave functions are compiled at the first launch that
+  // wants one (a fiber-mode process never pays for them): the module's
+  // bitcode, and whether its wave functions are in the JIT yet.
+  std::string bitcode;
+  bool hasWaves = false;
+  std::once_flag wavesOnce;
+  std::string wavesError; // why they could not be compiled, or ""
 };
 
 /// A kernel entry of a loaded module.
 struct EmuFunction {
   FlyEmuKernelFn entry;
   const EmuModule *module;
+  bool hasWave = false;        // the module has its SIMD mode's wave function
+  FlyEmuWaveFn wave = nullptr; // which, once compiled (waveFunction)
+  std::string name;
+  std::string fallback;        // why it has none (Emu.h)
+  bool fallbackLogged = false;
 };
+
+/// The SIMD mode when FLYDSL_EMU_MODE=wave; fibers otherwise, until the
+/// SIMD mode takes every kernel the fibers do (read at each launch: tests
+/// switch it within one process).
+bool waveModeWanted() {
+  const char *mode = std::getenv("FLYDSL_EMU_MODE");
+  return mode && std::strcmp(mode, "wave") == 0;
+}
+
+/// Whether FLYDSL_DEBUG_LOG_LEVEL asks for info (or debug) messages.
+bool logInfo() {
+  const char *level = std::getenv("FLYDSL_DEBUG_LOG_LEVEL");
+  if (!level)
+    return false;
+  std::string l(level);
+  for (char &ch : l)
+    ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return l == "info" || l == "debug";
+}
 
 thread_local std::string lastError;
 
@@ -86,6 +122,11 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> makeJit() {
   define("fly_emu_update_dpp", (void *)&fly_emu_update_dpp);
   define("fly_emu_permlanex16", (void *)&fly_emu_permlanex16);
   define("fly_emu_permlane_swap", (void *)&fly_emu_permlane_swap);
+  define("fly_emu_wave_ds_swizzle", (void *)&fly_emu_wave_ds_swizzle);
+  define("fly_emu_wave_update_dpp", (void *)&fly_emu_wave_update_dpp);
+  define("fly_emu_wave_permlanex16", (void *)&fly_emu_wave_permlanex16);
+  define("fly_emu_wave_permlane_swap", (void *)&fly_emu_wave_permlane_swap);
+  define("fly_emu_wave_matrix", (void *)&fly_emu_wave_matrix);
   define("fly_emu_buffer_load", (void *)&fly_emu_buffer_load);
   define("fly_emu_buffer_store", (void *)&fly_emu_buffer_store);
   define("fly_emu_buffer_atomic_address",
@@ -151,6 +192,14 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
   read(FLY_EMU_STATIC_LDS_GLOBAL, loaded->staticLDS);
   read(FLY_EMU_LDS_LIMIT_GLOBAL, loaded->ldsLimit);
   read(FLY_EMU_CHECKS_GLOBAL, loaded->checks);
+  // The wave functions wait (compileWaves); the kernels' entries do not.
+  for (llvm::Function &f : llvm::make_early_inc_range(**ir))
+    if (f.getName().ends_with(FLY_EMU_WAVE_SUFFIX)) {
+      loaded->hasWaves = true;
+      f.eraseFromParent();
+    }
+  if (loaded->hasWaves)
+    loaded->bitcode.assign(static_cast<const char *>(data), size);
   auto jit = makeJit();
   if (!jit)
     return failWith(llvm::toString(jit.takeError()));
@@ -170,6 +219,55 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
   return 0;
 }
 
+/// Adds the wave functions of `module` to its JIT (once): the bitcode's
+/// wave functions and what only they use, the rest declarations resolved
+/// against the kernels' object.
+void compileWaves(EmuModule &module) {
+  std::call_once(module.wavesOnce, [&] {
+    auto buffer = llvm::MemoryBuffer::getMemBuffer(module.bitcode, "emulated waves",
+                                                   /*RequiresNullTerminator=*/false);
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto ir = llvm::parseBitcodeFile(buffer->getMemBufferRef(), *context);
+    if (!ir) {
+      module.wavesError = llvm::toString(ir.takeError());
+      return;
+    }
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> waves =
+        llvm::CloneModule(**ir, map, [](const llvm::GlobalValue *gv) {
+          return gv->getName().ends_with(FLY_EMU_WAVE_SUFFIX) || gv->hasLocalLinkage();
+        });
+    auto object = fly::cache::hostObject(*waves, module.bitcode, "emulated-waves",
+                                         llvm::CodeGenOptLevel::Default);
+    if (!object) {
+      module.wavesError = llvm::toString(object.takeError());
+      return;
+    }
+    if (llvm::Error err = module.jit->addObjectFile(std::move(*object)))
+      module.wavesError = llvm::toString(std::move(err));
+  });
+}
+
+/// The wave function of `kernel`, compiled on first use; null when it has
+/// none (or it could not be compiled: then `kernel`'s fallback says why).
+FlyEmuWaveFn waveFunction(EmuFunction &kernel) {
+  if (kernel.wave || !kernel.hasWave)
+    return kernel.wave;
+  auto &module = const_cast<EmuModule &>(*kernel.module);
+  compileWaves(module);
+  if (module.wavesError.empty()) {
+    if (auto wave = module.jit->lookup(kernel.name + FLY_EMU_WAVE_SUFFIX)) {
+      kernel.wave = wave->toPtr<FlyEmuWaveFn>();
+      return kernel.wave;
+    } else {
+      module.wavesError = llvm::toString(wave.takeError());
+    }
+  }
+  kernel.hasWave = false;
+  kernel.fallback = "its wave function did not compile: " + module.wavesError;
+  return nullptr;
+}
+
 int moduleUnload(void *, void *module) {
   delete static_cast<EmuModule *>(module);
   return 0;
@@ -182,7 +280,14 @@ int getFunction(void *, void *module, const char *name, void **function) {
     return failWith(std::string("no kernel '") + name + "' in the emulated module: " +
                     llvm::toString(entry.takeError()));
   // Kernel handles live as long as the process (a few per kernel).
-  *function = new EmuFunction{entry->toPtr<FlyEmuKernelFn>(), loaded};
+  auto *handle = new EmuFunction{entry->toPtr<FlyEmuKernelFn>(), loaded};
+  handle->name = name;
+  if (auto why = loaded->jit->lookup(std::string(FLY_EMU_WAVE_FALLBACK_PREFIX) + name))
+    handle->fallback = why->toPtr<const char *>();
+  else
+    llvm::consumeError(why.takeError());
+  handle->hasWave = loaded->hasWaves && handle->fallback.empty();
+  *function = handle;
   return 0;
 }
 
@@ -200,6 +305,16 @@ int launch(void *, void *function, const FlyLaunchConfig *config,
   emu.checks = kernel->module->checks;
   if (config->cluster[0] || config->cluster[1] || config->cluster[2])
     return failWith("the emulator does not run cluster launches yet");
+  if (waveModeWanted()) {
+    emu.wave_kernel = waveFunction(*kernel);
+    if (!emu.wave_kernel && !kernel->fallbackLogged && logInfo()) {
+      kernel->fallbackLogged = true;
+      std::fprintf(stderr,
+                   "[flydsl] INFO: the emulator runs kernel %s as fibers, one "
+                   "per work-item: %s\n",
+                   kernel->name.c_str(), kernel->fallback.c_str());
+    }
+  }
   if (const char *message = fly_emu_launch(kernel->entry, params, &emu))
     return failWith(message);
   return 0;

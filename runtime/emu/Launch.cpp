@@ -156,6 +156,9 @@ extern "C" const char *fly_emu_launch(FlyEmuKernelFn kernel, void *args,
   }
   const FlyEmuLaunchConfig &c = launch.config;
   launch.kernel = kernel;
+  // The wave function takes a wave to be one run of x (Emu.h).
+  if (c.block[0] % c.wave_size == 0)
+    launch.waveKernel = c.wave_kernel;
   launch.args = args;
   launch.numWorkgroups = uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
   launch.checks = c.checks;

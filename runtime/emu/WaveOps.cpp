@@ -12,6 +12,8 @@
 #include "Matrix.h"
 #include "fly/runtime/Emu.h"
 
+#include <cstdio>
+
 namespace fly::emu {
 
 const char *waveOpName(WaveOp op) {
@@ -244,6 +246,36 @@ void computeWaveOp(WaveOp op, WaveLanes &w) {
   case WaveOp::None:
     return;
   }
+}
+
+bool swizzleEmulated(uint32_t offset, char *message, size_t size) {
+  const bool quadPerm = (offset & 0xff00) == 0x8000, bitMasks = (offset & 0x8000) == 0;
+  if (quadPerm || bitMasks)
+    return true;
+  std::snprintf(message, size,
+                "ds_swizzle with offset 0x%04x (a rotate or FFT mode) is not "
+                "emulated; the quad-permute and bit-mask modes are",
+                unsigned(offset & 0xffff));
+  return false;
+}
+
+bool dppControlKnown(uint32_t control, char *message, size_t size) {
+  const uint32_t ctrl = FLY_EMU_DPP_CTRL(control);
+  const bool known =
+      ctrl <= 0xff || (ctrl >= 0x101 && ctrl <= 0x12f && ctrl != 0x110 && ctrl != 0x120) ||
+      ctrl == 0x130 || ctrl == 0x134 || ctrl == 0x138 || ctrl == 0x13c ||
+      (ctrl >= 0x140 && ctrl <= 0x143) || (ctrl >= 0x150 && ctrl <= 0x16f);
+  if (!known)
+    std::snprintf(message, size, "update.dpp with dpp_ctrl 0x%03x, which is no DPP control",
+                  unsigned(ctrl));
+  return known;
+}
+
+uint32_t permlaneX16Aux(uint32_t lane, uint32_t selLo, uint32_t selHi,
+                        uint32_t flags) {
+  const uint64_t selector = (uint64_t(selHi) << 32) | selLo;
+  const uint32_t nibble = uint32_t(selector >> (4 * (lane & 15))) & 15;
+  return nibble | (flags << 4);
 }
 
 } // namespace fly::emu

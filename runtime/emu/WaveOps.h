@@ -9,6 +9,7 @@
 #ifndef FLY_RUNTIME_EMU_WAVEOPS_H
 #define FLY_RUNTIME_EMU_WAVEOPS_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace fly::emu {
@@ -43,6 +44,16 @@ struct WaveLanes {
 
 // Computes `op` once for the whole wave: out[i] for every lane i in exec.
 void computeWaveOp(WaveOp op, WaveLanes &lanes);
+
+// The checks and operand packing the per-lane (fly_emu_*) and whole-wave
+// (fly_emu_wave_*) forms share. False, with the trap's message in
+// `message`, for a ds_swizzle offset (a rotate or FFT mode) or a DPP
+// control the emulator does not run.
+bool swizzleEmulated(uint32_t offset, char *message, size_t size);
+bool dppControlKnown(uint32_t control, char *message, size_t size);
+// A permlanex16 lane's `aux` (WaveOp::PermlaneX16).
+uint32_t permlaneX16Aux(uint32_t lane, uint32_t selLo, uint32_t selHi,
+                        uint32_t flags);
 
 } // namespace fly::emu
 

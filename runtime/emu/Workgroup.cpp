@@ -56,7 +56,12 @@ void WorkgroupRunner::fiberMain(void *arg) {
   for (;;) {
     fiber->started = true;
     runner.inKernel = true; // a fault from here on is the kernel's
-    launch.kernel(&fiber->ctx, launch.args);
+    if (runner.waveMode) {
+      const uint32_t w = fiber->ctx.wave_id;
+      launch.waveKernel(&runner.waveLanes[w], runner.waveExec[w], launch.args);
+    } else {
+      launch.kernel(&fiber->ctx, launch.args);
+    }
     runner.inKernel = false;
     fiber = runner.exit(*fiber);
     runner.current = fiber;
@@ -82,14 +87,21 @@ static bool reserveAligned(Buffer &buffer, size_t &capacity, size_t want) {
   return bool(buffer);
 }
 
-bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
+bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3], bool asWaves) {
   const FlyEmuLaunchConfig &c = l.config;
   const uint32_t n = c.block[0] * c.block[1] * c.block[2];
   const uint32_t waveSize = c.wave_size;
   launch = &l;
-  if (!stacks.reserve(n, c.stack_bytes)) {
-    l.fail("emulator: cannot map " + std::to_string(n) + " fiber stacks of " +
-           std::to_string(c.stack_bytes) + " bytes");
+  const uint32_t numWaves = (n + waveSize - 1) / waveSize;
+  waveMode = asWaves && l.waveKernel != nullptr;
+  // A wave's frame holds each of its values for every lane: its stack is
+  // a quarter of its lanes' stacks (virtual memory, committed as touched).
+  const size_t stacksWanted = waveMode ? numWaves : n;
+  const size_t stackBytes =
+      waveMode ? size_t(c.stack_bytes) * waveSize / 4 : c.stack_bytes;
+  if (!stacks.reserve(stacksWanted, stackBytes)) {
+    l.fail("emulator: cannot map " + std::to_string(stacksWanted) +
+           " fiber stacks of " + std::to_string(stackBytes) + " bytes");
     return false;
   }
   size_t ldsWant = c.lds_bytes ? c.lds_bytes : 64;
@@ -121,7 +133,6 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
     fibers.resize(n);
     geometryValid = false; // the contexts moved
   }
-  const uint32_t numWaves = (n + waveSize - 1) / waveSize;
   if (waves.size() < numWaves)
     waves.resize(numWaves);
   size_t ring = nextPowerOfTwo(n);
@@ -159,9 +170,16 @@ bool WorkgroupRunner::prepare(LaunchState &l, const uint32_t id[3]) {
     f.returned = false;
     f.barrierSite = nullptr;
     f.sp = nullptr; // its stack is laid out if it is ever switched to
-    push(&f);
+    if (!waveMode || flat % waveSize == 0)
+      push(&f);
   }
   live = n;
+  if (waveMode) {
+    // One fiber per wave: lane 0's, standing for the whole wave.
+    live = numWaves;
+    for (uint32_t w = 0; w < numWaves; ++w)
+      waves[w].live = 1;
+  }
   atBarrier = 0;
   aborted = false;
   return true;
@@ -201,6 +219,16 @@ void WorkgroupRunner::layOutContexts(const FlyEmuLaunchConfig &c) {
         ctx.dispatch_packet = dispatchPacket;
         f.runner = this;
       }
+  const uint32_t n = flat;
+  const uint32_t numWaves = (n + waveSize - 1) / waveSize;
+  waveLanes.resize(numWaves);
+  waveExec.resize(numWaves);
+  for (uint32_t w = 0; w < numWaves; ++w) {
+    const uint32_t lanes = std::min(waveSize, n - w * waveSize);
+    for (uint32_t lane = 0; lane < waveSize; ++lane)
+      waveLanes[w].lane[lane] = &fibers[w * waveSize + std::min(lane, lanes - 1)].ctx;
+    waveExec[w] = lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
+  }
   geometry = c;
   geometryLds = lds.get();
   geometryValid = true;
@@ -298,19 +326,21 @@ WorkgroupRunner *WorkgroupRunner::active() { return activeRunner; }
 void WorkgroupRunner::run(LaunchState &l, const uint32_t id[3]) {
   if (!altStackReady)
     altStackReady = ensureAltStack();
-  if (!prepare(l, id))
+  if (!prepare(l, id, /*waves=*/true))
     return;
-  activeRunner = this;
-  // Control comes back here only when no fiber is ready (see park/leave),
-  // or from the fault handler (catchFault) after a kernel fault.
-  while (!aborted && !l.aborted.load(std::memory_order_relaxed))
-    if (Fiber *f = pop())
-      switchTo(&schedulerSp, f);
-    else
-      break;
-  activeRunner = nullptr;
-  current = nullptr;
-  inKernel = false;
+  schedule(l, /*replay=*/false);
+  if (fault.fiber && waveMode) {
+    // A wave's fault names no lane (a vector access, a lane loop): run the
+    // workgroup again as work-items, which fault where the wave did and
+    // name the work-item. (The launch fails either way; what the wave
+    // wrote before it faulted is written again.)
+    std::string waveFault = describeFault();
+    fault = Fault();
+    if (prepare(l, id, /*waves=*/false))
+      schedule(l, /*replay=*/true);
+    if (!fault.fiber && l.error.empty())
+      l.fail(waveFault);
+  }
   if (fault.fiber) {
     // Back on the scheduler's stack with the signal mask restored: safe to
     // build the message and take the launch's lock.
@@ -327,9 +357,27 @@ void WorkgroupRunner::run(LaunchState &l, const uint32_t id[3]) {
   launch = nullptr;
 }
 
+void WorkgroupRunner::schedule(LaunchState &l, bool replay) {
+  activeRunner = this;
+  replaying = replay;
+  // Control comes back here only when no fiber is ready (see park/leave),
+  // or from the fault handler (catchFault) after a kernel fault. A replay
+  // runs in a launch already stopped.
+  while (!aborted && (replay || !l.aborted.load(std::memory_order_relaxed)))
+    if (Fiber *f = pop())
+      switchTo(&schedulerSp, f);
+    else
+      break;
+  activeRunner = nullptr;
+  current = nullptr;
+  inKernel = false;
+  replaying = false;
+}
+
 void WorkgroupRunner::park(Fiber &self) {
-  // Another workgroup's trap stops this one at its next switch point.
-  if (launch->aborted.load(std::memory_order_relaxed))
+  // Another workgroup's trap stops this one at its next switch point (but
+  // not the replay of a faulted wave, which runs in a stopped launch).
+  if (!replaying && launch->aborted.load(std::memory_order_relaxed))
     aborted = true;
   Fiber *next = aborted ? nullptr : pop();
   if (next) {
@@ -353,7 +401,7 @@ void WorkgroupRunner::leave(Fiber &self) {
 
 void WorkgroupRunner::switchTo(void **save, Fiber *next) {
   if (!next->sp)
-    next->sp = prepareStack(stacks.top(next->ctx.flat_work_item_id),
+    next->sp = prepareStack(stacks.top(stackIndex(*next)),
                             fiberMain, next);
   current = next;
   fly_emu_switch(save, next->sp);
@@ -589,33 +637,18 @@ uint32_t fly_emu_ds_bpermute(FlyEmuContext *ctx, uint32_t addr,
 uint32_t fly_emu_ds_swizzle(FlyEmuContext *ctx, uint32_t value,
                             uint32_t offset) {
   Fiber &f = fiberOf(ctx);
-  bool quadPerm = (offset & 0xff00) == 0x8000, bitMasks = (offset & 0x8000) == 0;
-  if (!quadPerm && !bitMasks) {
-    char message[160];
-    std::snprintf(message, sizeof message,
-                  "ds_swizzle with offset 0x%04x (a rotate or FFT mode) is not "
-                  "emulated; the quad-permute and bit-mask modes are",
-                  unsigned(offset & 0xffff));
+  char message[160];
+  if (!fly::emu::swizzleEmulated(offset, message, sizeof message))
     f.runner->trap(f, message);
-  }
   return uint32_t(f.runner->collective(f, WaveOp::Swizzle, value, offset));
 }
 
 uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
                             uint32_t control) {
   Fiber &f = fiberOf(ctx);
-  uint32_t ctrl = FLY_EMU_DPP_CTRL(control);
-  bool known = ctrl <= 0xff || (ctrl >= 0x101 && ctrl <= 0x12f && ctrl != 0x110 &&
-                                ctrl != 0x120) ||
-               ctrl == 0x130 || ctrl == 0x134 || ctrl == 0x138 || ctrl == 0x13c ||
-               (ctrl >= 0x140 && ctrl <= 0x143) || (ctrl >= 0x150 && ctrl <= 0x16f);
-  if (!known) {
-    char message[96];
-    std::snprintf(message, sizeof message,
-                  "update.dpp with dpp_ctrl 0x%03x, which is no DPP control",
-                  unsigned(ctrl));
+  char message[96];
+  if (!fly::emu::dppControlKnown(control, message, sizeof message))
     f.runner->trap(f, message);
-  }
   uint64_t both = (uint64_t(old) << 32) | src;
   return uint32_t(f.runner->collective(f, WaveOp::Dpp, both, control));
 }
@@ -623,11 +656,10 @@ uint32_t fly_emu_update_dpp(FlyEmuContext *ctx, uint32_t old, uint32_t src,
 uint32_t fly_emu_permlanex16(FlyEmuContext *ctx, uint32_t old, uint32_t src,
                              uint32_t sel_lo, uint32_t sel_hi, uint32_t flags) {
   Fiber &f = fiberOf(ctx);
-  uint64_t selector = (uint64_t(sel_hi) << 32) | sel_lo;
-  uint32_t nibble = uint32_t(selector >> (4 * (f.ctx.lane_id & 15))) & 15;
   uint64_t both = (uint64_t(old) << 32) | src;
-  return uint32_t(f.runner->collective(f, WaveOp::PermlaneX16, both,
-                                       nibble | (flags << 4)));
+  return uint32_t(f.runner->collective(
+      f, WaveOp::PermlaneX16, both,
+      fly::emu::permlaneX16Aux(f.ctx.lane_id, sel_lo, sel_hi, flags)));
 }
 
 uint64_t fly_emu_permlane_swap(FlyEmuContext *ctx, uint32_t old, uint32_t src,

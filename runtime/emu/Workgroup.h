@@ -33,6 +33,9 @@ namespace fly::emu {
 // workgroup to take, and the first error.
 struct LaunchState {
   FlyEmuKernelFn kernel = nullptr;
+  // The SIMD mode (Emu.h): the kernel's wave function, run once per wave
+  // on a fiber of its own, or null: a fiber per work-item.
+  FlyEmuWaveFn waveKernel = nullptr;
   void *args = nullptr;
   FlyEmuLaunchConfig config{}; // normalised: no zero defaults left
   uint64_t numWorkgroups = 0;
@@ -122,7 +125,7 @@ public:
   void checkedBarrier(Fiber &self, const FlyEmuSite *site);
   // Whether `address` lies in fiber `f`'s stack.
   bool onStack(const Fiber &f, const void *address) const {
-    const char *top = static_cast<const char *>(stacks.top(f.ctx.flat_work_item_id));
+    const char *top = static_cast<const char *>(stacks.top(stackIndex(f)));
     const char *p = static_cast<const char *>(address);
     return p < top && p >= top - stacks.stackBytes();
   }
@@ -172,7 +175,12 @@ private:
   };
   // The error message of the fault recorded by catchFault.
   std::string describeFault() const;
-  bool prepare(LaunchState &launch, const uint32_t id[3]);
+  // Lays out workgroup `id`: its waves' fibers when `asWaves` and the launch
+  // has a wave function, else its work-items'.
+  bool prepare(LaunchState &launch, const uint32_t id[3], bool asWaves);
+  // Runs the prepared workgroup's fibers until none is ready (or the
+  // launch stops; not for a `replay`, see run()).
+  void schedule(LaunchState &launch, bool replay);
   void layOutContexts(const FlyEmuLaunchConfig &config);
   void park(Fiber &self);
   [[noreturn]] void leave(Fiber &self);
@@ -181,6 +189,11 @@ private:
   void push(Fiber *f) { ready[tail++ & readyMask] = f; }
   Fiber *pop() { return head == tail ? nullptr : ready[head++ & readyMask]; }
   Wave &waveOf(const Fiber &f) { return waves[f.ctx.wave_id]; }
+  // The stack a fiber runs on: its work-item's, or in the SIMD mode its
+  // wave's.
+  size_t stackIndex(const Fiber &f) const {
+    return waveMode ? f.ctx.wave_id : f.ctx.flat_work_item_id;
+  }
   void fire(Wave &wave, const Fiber *self);
   void releaseBarrier();
   // With FLY_EMU_CHECK_BARRIER: reports a divergent barrier about to be
@@ -191,6 +204,12 @@ private:
   StackArena stacks;
   std::vector<Fiber> fibers;
   std::vector<Wave> waves;
+  // The SIMD mode: whether this workgroup runs its waves' wave functions
+  // (a fiber per wave, lane 0's), each wave's lane contexts and live lanes.
+  bool waveMode = false;
+  bool replaying = false; // schedule()'s replay of a faulted wave
+  std::vector<FlyEmuWave> waveLanes;
+  std::vector<uint64_t> waveExec;
   std::vector<Fiber *> ready; // ring of a power-of-two size
   size_t readyMask = 0, head = 0, tail = 0;
   std::vector<Fiber *> barrierWaiters;

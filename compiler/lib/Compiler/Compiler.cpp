@@ -8,6 +8,7 @@
 #include "fly/Target/Compile.h"
 #include "fly/Target/ROCDLTarget.h"
 #include "fly/runtime/Emu.h"
+#include "fly/Conversion/ROCDLToEmu/WaveVectorizer.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "fly/Arch/Chip.h"
@@ -188,12 +189,36 @@ std::map<std::string, std::string> deviceLLVMIR(ModuleOp module) {
   return texts;
 }
 
+/// The SIMD mode's wave function beside each kernel entry of `ir`, the host
+/// code of `gpuModule` (fly/Conversion/ROCDLToEmu/WaveVectorizer.h). A
+/// module compiled with checks keeps its kernels as fibers only: the checks'
+/// runtime calls find their work-item through a fiber.
+void addWaveFunctions(llvm::Module &ir, gpu::GPUModuleOp gpuModule,
+                      unsigned waveSize) {
+  std::vector<std::string> kernels;
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>())
+    if (func->hasAttr("fly.emu.kernel"))
+      kernels.push_back(func.getSymName().str());
+  auto *checks = ir.getNamedGlobal(FLY_EMU_CHECKS_GLOBAL);
+  if (checks && !llvm::cast<llvm::Constant>(checks->getInitializer())->isNullValue()) {
+    for (const std::string &kernel : kernels) {
+      auto *text = llvm::ConstantDataArray::getString(
+          ir.getContext(), "checked emulation (FLYDSL_EMU_CHECK) runs as fibers");
+      new llvm::GlobalVariable(ir, text->getType(), /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage, text,
+                               FLY_EMU_WAVE_FALLBACK_PREFIX + kernel);
+    }
+    return;
+  }
+  ::fly::emu::addWaveFunctions(ir, kernels, waveSize);
+}
+
 /// Options.emulator, after the emulator stage: every gpu.module, now host
 /// code, translated to LLVM bitcode for this host and replaced by a
 /// gpu.binary holding that bitcode (the object the host entry embeds and
 /// hands to the emulator's module_load).
 llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
-                              Artifact &artifact) {
+                              Artifact &artifact, DumpAfterEachPass *dump) {
   MLIRContext *ctx = module.getContext();
   const ::fly::arch::ChipInfo *chip =
       ::fly::arch::lookupChip(options.pipeline.chip);
@@ -218,6 +243,7 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
                                      "a converted kernel does not translate");
     if (llvm::Error err = setHostTarget(*ir))
       return err;
+    addWaveFunctions(*ir, gpuModule, chip->waveSize);
     uint64_t staticLDS = 0;
     if (auto attr = gpuModule->getAttrOfType<IntegerAttr>(
             "fly.emu.static_lds_bytes"))
@@ -231,6 +257,9 @@ llvm::Error emulateGPUModules(ModuleOp module, const CompileOptions &options,
       new llvm::GlobalVariable(*ir, i32, /*isConstant=*/true,
                                llvm::GlobalValue::ExternalLinkage,
                                llvm::ConstantInt::get(i32, value), name);
+    if (dump) // the host code, with the wave functions
+      dump->writeNext(gpuModule.getSymName().str() + "_emulator_llvm_ir.ll",
+                      [&](llvm::raw_ostream &out) { out << *ir; });
     std::string bitcode;
     llvm::raw_string_ostream os(bitcode);
     llvm::WriteBitcodeToFile(*ir, os);
@@ -478,7 +507,7 @@ llvm::Expected<Artifact> compileModule(ModuleOp module,
   if (options.emulator) {
     if (llvm::Error err = runStage(Stage::Emulator))
       return std::move(err);
-    if (llvm::Error err = emulateGPUModules(module, options, artifact)) {
+    if (llvm::Error err = emulateGPUModules(module, options, artifact, dump.get())) {
       if (!diagnostics.hadErrors())
         return std::move(err);
       llvm::consumeError(std::move(err));

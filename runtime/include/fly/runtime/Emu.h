@@ -797,6 +797,8 @@ typedef struct FlyEmuLaunchConfig {
   uint32_t num_threads;    /* OS threads; 0: the machine's cores           */
   uint32_t stack_bytes;    /* per-fiber stack; 0: FLY_EMU_DEFAULT_STACK    */
   uint32_t checks;         /* FLY_EMU_CHECK_* bits; 0: unchecked            */
+  /* The kernel's wave function (below), or NULL: run as fibers. */
+  void (*wave_kernel)(struct FlyEmuWave *wave, uint64_t exec, void *args);
 } FlyEmuLaunchConfig;
 
 /* 32 KiB: a 1024-work-item workgroup commits at most 32 MiB of stack even if
@@ -813,6 +815,59 @@ typedef struct FlyEmuLaunchConfig {
 #define FLY_EMU_WAVE_SIZE_GLOBAL "__fly_emu_wave_size"
 #define FLY_EMU_STATIC_LDS_GLOBAL "__fly_emu_static_lds_bytes"
 #define FLY_EMU_LDS_LIMIT_GLOBAL "__fly_emu_lds_limit"
+
+/* ---- The SIMD mode: waves as vectors --------------------------------------
+ *
+ * Beside a kernel entry `k`, the compiler may emit its wave function
+ * `k.wave` (FLY_EMU_WAVE_SUFFIX): one call runs a whole wave, a per-lane
+ * value is a vector of wave-size lanes and `exec` (bit i: lane i) the lanes
+ * that run. `wave->lane[i]` is lane i's context, with the ids the fiber of
+ * that work-item would have; lane 0's `runtime` is the wave's fiber, so
+ * fly_emu_barrier(wave->lane[0]) parks the whole wave. A wave function
+ * takes the lanes of a wave to be consecutive work-items of one row (x
+ * consecutive, y and z shared): a launch whose block's x size is not a
+ * multiple of the wave size runs the per-work-item entry instead. When a
+ * kernel has no wave function, the module has the reason as a constant C
+ * string named FLY_EMU_WAVE_FALLBACK_PREFIX + `k`, which the runtime logs
+ * (FLYDSL_DEBUG_LOG_LEVEL=info) when it runs the kernel's fibers.
+ *
+ * FLYDSL_EMU_MODE picks the mode of launches through the launch table:
+ * `wave` (SIMD where the kernel has a wave function and the block allows
+ * it) or `fiber` (one fiber per work-item, always; the default while the
+ * SIMD mode is being completed). */
+typedef struct FlyEmuWave {
+  FlyEmuContext *lane[64];
+} FlyEmuWave;
+typedef void (*FlyEmuWaveFn)(FlyEmuWave *wave, uint64_t exec, void *args);
+
+/* The wave collectives of the SIMD mode: the per-lane functions above
+ * (fly_emu_ds_swizzle, fly_emu_update_dpp, fly_emu_permlanex16,
+ * fly_emu_permlane_swap, fly_emu_matrix[_scale]) for the whole wave at
+ * once, with the same semantics and errors: an array holds each lane's
+ * operand (lane i at index i), the operands every lane agrees on (an
+ * instruction's immediates, SGPRs) are scalars, and the lanes in `exec`
+ * take part. The matrix form takes each lane's operand pointers; its
+ * scales may be NULL (an unscaled instruction). */
+void fly_emu_wave_ds_swizzle(FlyEmuWave *wave, uint64_t exec,
+                             const uint32_t *value, uint32_t offset,
+                             uint32_t *out);
+void fly_emu_wave_update_dpp(FlyEmuWave *wave, uint64_t exec,
+                             const uint32_t *old, const uint32_t *src,
+                             uint32_t control, uint32_t *out);
+void fly_emu_wave_permlanex16(FlyEmuWave *wave, uint64_t exec,
+                              const uint32_t *old, const uint32_t *src,
+                              uint32_t sel_lo, uint32_t sel_hi, uint32_t flags,
+                              uint32_t *out);
+void fly_emu_wave_permlane_swap(FlyEmuWave *wave, uint64_t exec,
+                                const uint32_t *old, const uint32_t *src,
+                                uint32_t flags, uint64_t *out);
+void fly_emu_wave_matrix(FlyEmuWave *wave, uint64_t exec, uint32_t op,
+                         uint32_t control, const void *const *a,
+                         const void *const *b, const void *const *c,
+                         void *const *d, const uint64_t *scale_a,
+                         const uint64_t *scale_b);
+#define FLY_EMU_WAVE_SUFFIX ".wave"
+#define FLY_EMU_WAVE_FALLBACK_PREFIX "__fly_emu_wave_fallback."
 
 /* Runs the whole grid and returns when it is done: NULL on success, else a
  * message (a bad configuration, or the first trap or fault of a kernel,
