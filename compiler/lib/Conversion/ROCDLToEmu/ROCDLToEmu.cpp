@@ -2897,8 +2897,12 @@ void ConvertROCDLToEmu::runOnOperation() {
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
     if (!isShared(global))
       continue;
+    // Dynamic LDS is an external declaration of no size (`extern
+    // __shared__ T x[]`: [0 x T]); a sized one is laid out like the others.
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getType());
     bool dynamic = global.getLinkage() == LLVM::Linkage::External &&
-                   !global.getValueAttr() && !global.getInitializerBlock();
+                   !global.getValueAttr() && !global.getInitializerBlock() &&
+                   array && array.getNumElements() == 0;
     (dynamic ? dynamicLds : staticLds).push_back(global);
   }
 

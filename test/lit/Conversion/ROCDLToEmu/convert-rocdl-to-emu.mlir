@@ -183,6 +183,31 @@ gpu.module @lds {
 
 // -----
 
+// An external LDS global of a size (memref.global of workgroup memory,
+// public) is static LDS like the others: only [0 x T] is the dynamic part.
+
+// CHECK-LABEL: gpu.module @sized_external_lds
+// CHECK-SAME: fly.emu.static_lds_bytes = 80 : i32
+// CHECK: llvm.func internal @k_body(%[[CTX:.*]]: !llvm.ptr)
+// CHECK: %[[LDS:.*]] = llvm.load
+// CHECK: %[[DYN:.*]] = llvm.getelementptr inbounds %[[LDS]][80] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[LDS]] : f32, !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %[[DYN]] : f32, !llvm.ptr
+gpu.module @sized_external_lds {
+  llvm.mlir.global external @buffer() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<20 x f32>
+  llvm.mlir.global external @__fly_dyn_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.func @k() attributes {rocdl.kernel} {
+    %c = llvm.mlir.constant(1.0 : f32) : f32
+    %buffer = llvm.mlir.addressof @buffer : !llvm.ptr<3>
+    %dyn = llvm.mlir.addressof @__fly_dyn_shared : !llvm.ptr<3>
+    llvm.store %c, %buffer : f32, !llvm.ptr<3>
+    llvm.store %c, %dyn : f32, !llvm.ptr<3>
+    llvm.return
+  }
+}
+
+// -----
+
 // Address spaces: every pointer type becomes !llvm.ptr, nested ones and
 // block arguments included; addrspacecast is its operand; globals move to
 // address space 0; allocas stay; functions that are not kernels keep their
