@@ -193,11 +193,15 @@ int moduleLoad(void *, const void *data, size_t size, void **module) {
   read(FLY_EMU_LDS_LIMIT_GLOBAL, loaded->ldsLimit);
   read(FLY_EMU_CHECKS_GLOBAL, loaded->checks);
   // The wave functions wait (compileWaves); the kernels' entries do not.
-  for (llvm::Function &f : llvm::make_early_inc_range(**ir))
-    if (f.getName().ends_with(FLY_EMU_WAVE_SUFFIX)) {
-      loaded->hasWaves = true;
-      f.eraseFromParent();
-    }
+  std::vector<llvm::Function *> waves;
+  for (llvm::Function &f : **ir)
+    if (f.getName().ends_with(FLY_EMU_WAVE_SUFFIX))
+      waves.push_back(&f);
+  for (llvm::Function *f : waves) // (they call each other)
+    f->dropAllReferences();
+  for (llvm::Function *f : waves)
+    f->eraseFromParent();
+  loaded->hasWaves = !waves.empty();
   if (loaded->hasWaves)
     loaded->bitcode.assign(static_cast<const char *>(data), size);
   auto jit = makeJit();

@@ -49,6 +49,8 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <cstring>
+
 using namespace llvm;
 
 namespace fly::emu {
@@ -371,7 +373,7 @@ std::optional<Unsupported> WaveVectorizer::emitTerminator(IRBuilder<> &b,
   return std::nullopt;
 }
 
-std::optional<Unsupported> WaveVectorizer::emit() {
+std::optional<Unsupported> WaveVectorizer::emit(bool fullWave) {
   Type *ptr = PointerType::get(c, 0);
   auto *type = FunctionType::get(Type::getVoidTy(c),
                                  {ptr, Type::getInt64Ty(c), ptr}, false);
@@ -388,9 +390,13 @@ std::optional<Unsupported> WaveVectorizer::emit() {
   SmallVector<Constant *> bits;
   for (unsigned lane = 0; lane < w; ++lane)
     bits.push_back(b.getInt64(uint64_t(1) << lane));
-  entryExec = b.CreateICmpNE(
-      b.CreateAnd(b.CreateVectorSplat(w, wave->getArg(1)), ConstantVector::get(bits)),
-      ConstantVector::getSplat(ElementCount::getFixed(w), b.getInt64(0)), "exec");
+  entryExec = fullWave
+                  ? ConstantVector::getSplat(ElementCount::getFixed(w), b.getTrue())
+                  : b.CreateICmpNE(b.CreateAnd(b.CreateVectorSplat(w, wave->getArg(1)),
+                                               ConstantVector::get(bits)),
+                                   ConstantVector::getSplat(ElementCount::getFixed(w),
+                                                            b.getInt64(0)),
+                                   "exec");
   SmallVector<Constant *> lanes;
   for (unsigned lane = 0; lane < w; ++lane)
     lanes.push_back(b.getInt32(lane));
@@ -459,10 +465,12 @@ void WaveVectorizer::finishPhis() {
   }
 }
 
-std::optional<Unsupported> WaveVectorizer::run(const std::string &name) {
-  if (std::optional<Unsupported> no = analyse())
-    return no;
-  std::optional<Unsupported> no = emit();
+std::optional<Unsupported> WaveVectorizer::emitVerified(bool fullWave,
+                                                        const std::string &name) {
+  scalars.clear(), wides.clear(), splats.clear(), head.clear(), tail.clear();
+  exec.clear(), thenExec.clear(), phis.clear(), headerExec.clear();
+  joinBlends.clear(), linear.clear(), deferred.clear();
+  std::optional<Unsupported> no = emit(fullWave);
   if (!no) {
     std::string problems;
     raw_string_ostream os(problems);
@@ -474,9 +482,44 @@ std::optional<Unsupported> WaveVectorizer::run(const std::string &name) {
     return no;
   }
   wave->setName(name);
+  wave->setLinkage(GlobalValue::InternalLinkage);
   // The emitted code is plain (a splat per use, lane-0 forms computed
   // beside their vectors, blocks split at lane loops): LLVM's cleanups.
   runPasses(*wave, "instcombine<no-verify-fixpoint>,simplifycfg,early-cse,adce");
+  return std::nullopt;
+}
+
+std::optional<Unsupported> WaveVectorizer::run(const std::string &name) {
+  if (std::optional<Unsupported> no = analyse())
+    return no;
+  // Twice: for a wave of any live lanes, and for a full wave, whose exec is
+  // a constant (its masks fold away: plain vector loads and stores, no
+  // blends where nothing diverges). `name` picks one by the wave's exec.
+  // (Both are named ...wave too: the runtime compiles the wave functions
+  // apart from the kernels, FLY_EMU_WAVE_SUFFIX.)
+  const std::string stem = name.substr(0, name.size() - strlen(FLY_EMU_WAVE_SUFFIX));
+  if (std::optional<Unsupported> no = emitVerified(false, stem + ".partial" FLY_EMU_WAVE_SUFFIX))
+    return no;
+  Function *partial = wave;
+  if (std::optional<Unsupported> no = emitVerified(true, stem + ".full" FLY_EMU_WAVE_SUFFIX)) {
+    partial->eraseFromParent();
+    return no;
+  }
+  Function *full = wave;
+  Function *dispatch = Function::Create(full->getFunctionType(),
+                                        GlobalValue::ExternalLinkage, name, m);
+  BasicBlock *entry = BasicBlock::Create(c, "", dispatch);
+  BasicBlock *isFull = BasicBlock::Create(c, "full", dispatch);
+  BasicBlock *isPartial = BasicBlock::Create(c, "partial", dispatch);
+  IRBuilder<> b(entry);
+  SmallVector<Value *> args(llvm::make_pointer_range(dispatch->args()));
+  uint64_t all = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+  b.CreateCondBr(b.CreateICmpEQ(dispatch->getArg(1), b.getInt64(all)), isFull, isPartial);
+  for (auto [block, callee] : {std::pair{isFull, full}, {isPartial, partial}}) {
+    b.SetInsertPoint(block);
+    b.CreateCall(callee, args);
+    b.CreateRetVoid();
+  }
   return std::nullopt;
 }
 

@@ -120,7 +120,8 @@ private:
   Value *laneContext(IRBuilder<> &b, Value *lane);
 
   // Emission.
-  std::optional<Unsupported> emit();
+  std::optional<Unsupported> emit(bool fullWave);
+  std::optional<Unsupported> emitVerified(bool fullWave, const std::string &name);
   Value *execFor(BasicBlock *bb);
   std::optional<Unsupported> emitInstruction(IRBuilder<> &b, Instruction &inst);
   std::optional<Unsupported> emitCall(IRBuilder<> &b, CallInst &call);
