@@ -56,6 +56,9 @@ def _env(tmp_path, **extra):
                FLYDSL_RUNTIME_CACHE_DIR=str(tmp_path / "cache"), FLYDSL_RUNTIME_KIND="emu",
                FLYDSL_DEBUG_LOG_LEVEL="info", **extra)
     env.pop("FLYDSL_AUTOTUNE", None)
+    # The configs differ 1000x in work as the fiber mode runs them; the SIMD
+    # mode runs the work loop so fast that the launch's own cost decides.
+    env["FLYDSL_EMU_MODE"] = "fiber"
     return env
 
 
