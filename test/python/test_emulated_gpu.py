@@ -194,12 +194,28 @@ def test_a_real_gpu_is_not_hidden(monkeypatch):
     assert torch_cuda.installed_arch() is None
 
 
+def test_a_generator_for_cuda_draws_device_numbers(gpu):
+    """torch.Generator(device="cuda") (a constructor the device mode does not
+    see) makes a generator for the emulated device: seeded alike, it draws
+    what a host generator draws, for tensors on the device."""
+    g = torch.Generator(device="cuda").manual_seed(11)
+    assert isinstance(g, torch._C.Generator)
+    drawn = torch.randn(6, device="cuda", generator=g)
+    want = torch.randn(6, generator=torch.Generator().manual_seed(11))
+    assert drawn.is_cuda and torch.equal(drawn.cpu(), want)
+    with pytest.raises(RuntimeError, match="cuda:0, not cuda:1"):
+        torch.Generator(device="cuda:1")
+
+
 def test_uninstall_gives_torch_back():
     real = torch.cuda.is_available
+    real_generator = torch.Generator
     torch_cuda.install("gfx1100")
     assert torch.cuda.is_available()
+    assert torch.Generator is not real_generator
     torch_cuda.uninstall()
     assert torch.cuda.is_available is real and not torch.cuda.is_available()
+    assert torch.Generator is real_generator
     with pytest.raises((RuntimeError, AssertionError)):
         torch.zeros(1, device="cuda")
 

@@ -506,6 +506,30 @@ class _CudaNamespace:
         }
 
 
+# --- generators ----------------------------------------------------------------
+
+_HostGenerator = torch.Generator  # the class install() replaces, and restores
+
+
+class _DeviceGenerator(_HostGenerator):
+    """torch.Generator while the stand-in is installed: a generator for
+    device "cuda" draws for the emulated device, whose tensors live in host
+    memory, so it is a host generator (torch.Generator is a constructor, not
+    a torch function: the device mode does not see its `device=`). Still an
+    instance of torch's Generator class."""
+
+    def __new__(cls, device="cpu"):
+        where = torch.device(device)
+        if where.type == "cuda":
+            if where.index not in (None, 0):
+                raise RuntimeError(f"the emulated GPU is device cuda:0, not {where}")
+            where = torch.device("cpu")
+        return super().__new__(cls, where)
+
+    def __init__(self, device="cpu"):
+        pass  # (made in __new__)
+
+
 # --- installing ----------------------------------------------------------------
 
 class _Installed:
@@ -553,6 +577,7 @@ def install(arch: str) -> None:
     # At the bottom of the mode stack, so that modes pushed later (with
     # torch.device("cuda"), set_default_device) hand their device= to it.
     torch._C._push_on_torch_function_stack(mode)
+    torch.Generator = _DeviceGenerator
     _installed = _Installed(arch, mode, saved)
 
 
@@ -577,6 +602,7 @@ def uninstall() -> None:
             delattr(torch.cuda, name)
         else:
             setattr(torch.cuda, name, value)
+    torch.Generator = _HostGenerator
     _installed = None
     _device.clear()
 
