@@ -203,7 +203,6 @@ Value *WaveVectorizer::wideOf(IRBuilder<> &b, Value *v) {
   }
   Value *result = splat(at, s, v->getType());
   splats[v] = result;
-  (void)b;
   return result;
 }
 
