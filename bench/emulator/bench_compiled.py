@@ -50,7 +50,6 @@ import atexit
 import os
 import re
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -76,19 +75,9 @@ import flydsl.expr as fx
 
 import fma_gemm
 import vector_add
+from timing import median_seconds
 
 NOT_WORK = {"s_waitcnt", "s_nop", "s_endpgm"}
-
-
-def median_seconds(call, reps, warmup=3):
-    for _ in range(warmup):
-        call()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def row(name, value, unit, note):

@@ -19,31 +19,20 @@ as fibers in both columns (FLYDSL_DEBUG_LOG_LEVEL=info says why).
 """
 
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ["FLYDSL_RUNTIME_KIND"] = "emu"
 os.environ.setdefault("ARCH", "gfx942")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 sys.path.insert(0, str(EXAMPLES))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
 import flydsl.compiler as flyc  # noqa: E402
 import flydsl.expr as fx  # noqa: E402
-
-
-def median_seconds(call, reps, warmup=2):
-    for _ in range(warmup):
-        call()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from timing import median_seconds  # noqa: E402
 
 
 # One output element per work-item, a dynamic K loop of FMAs: the simplest

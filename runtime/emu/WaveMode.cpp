@@ -37,9 +37,11 @@ WaveLanes &gather(FlyEmuWave *wave, uint64_t exec) {
   fiberOf(wave).runner->trap(f, message);
 }
 
-template <typename Out>
+// One lane exchange: lane l's `in` is old[l]:src[l] (src alone without
+// `old`), its `aux` aux(l).
+template <typename Aux, typename Out>
 void exchange(FlyEmuWave *wave, uint64_t exec, WaveOp op, const uint32_t *old,
-              const uint32_t *src, uint32_t (*aux)(uint32_t lane), Out *out) {
+              const uint32_t *src, Aux aux, Out *out) {
   WaveLanes &lanes = gather(wave, exec);
   for (uint32_t l = 0; l < lanes.size; ++l) {
     lanes.in[l] = (old ? uint64_t(old[l]) << 32 : 0) | src[l];
@@ -49,10 +51,6 @@ void exchange(FlyEmuWave *wave, uint64_t exec, WaveOp op, const uint32_t *old,
   for (uint32_t l = 0; l < lanes.size; ++l)
     out[l] = Out(lanes.out[l]);
 }
-
-// The scalar operands of the exchange being computed (an exchange runs to
-// its end on one OS thread before the next starts).
-thread_local uint32_t auxWord, selLo, selHi, flagsWord;
 
 } // namespace
 } // namespace fly::emu
@@ -66,9 +64,8 @@ void fly_emu_wave_ds_swizzle(FlyEmuWave *wave, uint64_t exec, const uint32_t *va
   char message[160];
   if (!swizzleEmulated(offset, message, sizeof message))
     trapWave(wave, exec, message);
-  auxWord = offset;
   exchange(wave, exec, WaveOp::Swizzle, nullptr, value,
-           [](uint32_t) { return auxWord; }, out);
+           [&](uint32_t) { return offset; }, out);
 }
 
 void fly_emu_wave_update_dpp(FlyEmuWave *wave, uint64_t exec, const uint32_t *old,
@@ -76,24 +73,20 @@ void fly_emu_wave_update_dpp(FlyEmuWave *wave, uint64_t exec, const uint32_t *ol
   char message[96];
   if (!dppControlKnown(control, message, sizeof message))
     trapWave(wave, exec, message);
-  auxWord = control;
-  exchange(wave, exec, WaveOp::Dpp, old, src, [](uint32_t) { return auxWord; }, out);
+  exchange(wave, exec, WaveOp::Dpp, old, src, [&](uint32_t) { return control; }, out);
 }
 
 void fly_emu_wave_permlanex16(FlyEmuWave *wave, uint64_t exec, const uint32_t *old,
                               const uint32_t *src, uint32_t sel_lo, uint32_t sel_hi,
                               uint32_t flags, uint32_t *out) {
-  selLo = sel_lo, selHi = sel_hi, flagsWord = flags;
   exchange(wave, exec, WaveOp::PermlaneX16, old, src,
-           [](uint32_t lane) { return permlaneX16Aux(lane, selLo, selHi, flagsWord); },
-           out);
+           [&](uint32_t lane) { return permlaneX16Aux(lane, sel_lo, sel_hi, flags); }, out);
 }
 
 void fly_emu_wave_permlane_swap(FlyEmuWave *wave, uint64_t exec, const uint32_t *old,
                                 const uint32_t *src, uint32_t flags, uint64_t *out) {
-  flagsWord = flags;
-  exchange(wave, exec, WaveOp::PermlaneSwap, old, src,
-           [](uint32_t) { return flagsWord; }, out);
+  exchange(wave, exec, WaveOp::PermlaneSwap, old, src, [&](uint32_t) { return flags; },
+           out);
 }
 
 void fly_emu_wave_matrix(FlyEmuWave *wave, uint64_t exec, uint32_t op, uint32_t control,

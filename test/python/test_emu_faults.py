@@ -8,7 +8,8 @@ away, or far beyond the 47-bit user address space) is computed at run time
 and nothing folds. The emulator's SIGSEGV handler turns the fault into a
 launch error (runtime/emu/StackGuard.cpp, the "Errors" section of
 fly/runtime/Emu.h). Everything runs in this interpreter: surviving the
-fault, and launching correctly afterwards, is the point.
+fault, and launching correctly afterwards, is the point. Every test runs
+in both of the emulator's modes.
 """
 
 
@@ -23,10 +24,13 @@ BLOCK = 64
 FAR = 1 << 40  # elements: 4 TiB from the array
 
 
-@pytest.fixture(autouse=True)
-def emulator(fly_env):
-    """Kernels run on the CPU emulator for gfx942."""
-    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None)
+@pytest.fixture(autouse=True, params=["fiber", "wave"])
+def emulator(fly_env, request):
+    """Kernels run on the CPU emulator for gfx942, as fibers and as SIMD
+    waves: a wave's fault names its work-item too (the runtime replays the
+    faulted workgroup as work-items)."""
+    fly_env(FLYDSL_RUNTIME_KIND="emu", ARCH="gfx942", COMPILE_ONLY=None,
+            FLYDSL_EMU_MODE=request.param)
 
 
 @flyc.kernel

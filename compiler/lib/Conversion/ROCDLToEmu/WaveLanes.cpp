@@ -552,7 +552,7 @@ Value *WaveVectorizer::laneBits(IRBuilder<> &b, Value *bits, Value *cond) {
 
 Value *WaveVectorizer::scalarize(IRBuilder<> &b, Instruction &inst, bool masked) {
   Value *bits = masked ? maskBits(b, exec.lookup(inst.getParent()))
-                       : b.getInt64(w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+                       : b.getInt64(allLanes());
   // Varying operands the lanes read one at a time wait in lane slots (a
   // vector indexed by a run-time lane would go through memory each time).
   DenseMap<Value *, Value *> spilled;

@@ -513,8 +513,8 @@ std::optional<Unsupported> WaveVectorizer::run(const std::string &name) {
   BasicBlock *isPartial = BasicBlock::Create(c, "partial", dispatch);
   IRBuilder<> b(entry);
   SmallVector<Value *> args(llvm::make_pointer_range(dispatch->args()));
-  uint64_t all = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
-  b.CreateCondBr(b.CreateICmpEQ(dispatch->getArg(1), b.getInt64(all)), isFull, isPartial);
+  b.CreateCondBr(b.CreateICmpEQ(dispatch->getArg(1), b.getInt64(allLanes())), isFull,
+                 isPartial);
   for (auto [block, callee] : {std::pair{isFull, full}, {isPartial, partial}}) {
     b.SetInsertPoint(block);
     b.CreateCall(callee, args);

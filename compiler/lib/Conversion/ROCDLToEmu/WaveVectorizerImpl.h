@@ -112,6 +112,8 @@ private:
   Value *blend(IRBuilder<> &b, Value *mask, Value *a, Value *bv, Type *t);
   Value *anyLane(IRBuilder<> &b, Value *mask);
   Value *maskBits(IRBuilder<> &b, Value *mask);
+  /// The exec bits of a wave whose lanes all take part.
+  uint64_t allLanes() const { return w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1; }
 
   // Values of the wave function.
   Value *scalarOf(Value *v);
